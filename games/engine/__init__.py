@@ -1,0 +1,9 @@
+"""The rules of Azul and Azul: Summer Pavilion, in pure Python (no Django).
+
+- ``common``: errors, drawing tiles, the outcome, the ``Game`` protocol.
+- ``classic``: classic Azul, coloured and grey wall (``rules/classic.md``).
+- ``pavilion``: Azul: Summer Pavilion, both sides (``rules/pavilion.md``).
+- ``record``: game records (``spec/record.md``): export, import, replay, random games.
+
+Run ``python -m games.engine --help`` for the ``replay`` and ``random`` commands.
+"""

@@ -1,0 +1,180 @@
+"""What classic Azul and Summer Pavilion share: errors, drawing tiles, the outcome.
+
+Tiles are small integers (colour indices); a collection of tiles (bag, lid, tower,
+factory, centre, hand) is a list of counts indexed by colour. Nothing here imports
+Django or touches a global random generator: the caller passes a ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+CENTER = -1
+"""Source index of the centre of the table (spelled ``"center"`` in records)."""
+
+
+class EngineError(ValueError):
+    """Base class of every error the engine raises about a move or a record."""
+
+
+class InvalidMoveError(EngineError):
+    """A decision that does not parse (unknown colour, source out of range...)."""
+
+
+class IllegalMoveError(EngineError):
+    """A decision that parses but the rules forbid; the message is for a player."""
+
+
+class RecordError(EngineError):
+    """A game record that cannot be read or replayed.
+
+    ``index`` is the 0-based event index, or ``None`` for a fault outside the events;
+    ``str()`` gives ``event 41: ...`` or ``record: ...`` as the spec asks.
+    """
+
+    def __init__(self, index: int | None, reason: str) -> None:
+        self.index = index
+        self.reason = reason
+        where = "record" if index is None else f"event {index}"
+        super().__init__(f"{where}: {reason}")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreChange:
+    """One reason a score moved: ``kind`` is a stable code, ``detail`` is for people.
+
+    Kinds used by the classic engine: ``wall`` (a wall tile's points), ``floor``
+    (floor penalty, after the clamp at 0), ``row``, ``column``, ``colour`` (end
+    bonuses). Summer Pavilion adds its own (``star``, ``start-token``, ``discard``,
+    ``star-bonus``, ``number-bonus``).
+    """
+
+    round: int
+    seat: int
+    points: int
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game as a value: final scores, ranks and winners."""
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def outcome_from_keys(scores: Sequence[int], keys: Sequence[tuple[int, ...]]) -> Outcome:
+    """Rank seats by ``keys`` (bigger is better): rank = 1 + seats strictly ahead."""
+    ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+    winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
+    return Outcome(scores=tuple(scores), ranks=ranks, winners=winners)
+
+
+def draw_tile(bag: list[int], discard: list[int], rng: random.Random) -> int | None:
+    """Draw one tile uniformly from ``bag``; pour ``discard`` in first if bag is empty.
+
+    Returns the colour index, or ``None`` when bag and discard are both empty. The
+    bag has no order to leak: each draw is chosen at the moment it is made.
+    """
+    total = sum(bag)
+    if total == 0:
+        total = sum(discard)
+        if total == 0:
+            return None
+        for colour, count in enumerate(discard):
+            bag[colour] += count
+            discard[colour] = 0
+    pick = rng.randrange(total)
+    for colour, count in enumerate(bag):
+        if pick < count:
+            bag[colour] = count - 1
+            return colour
+        pick -= count
+    raise AssertionError("unreachable: bag counts changed during a draw")
+
+
+def take_drawn_tile(bag: list[int], discard: list[int], colour: int) -> bool:
+    """Replay the draw of ``colour`` as :func:`draw_tile` would have made it.
+
+    Returns ``False`` (changing nothing) when that tile could not have been drawn.
+    """
+    if not any(bag):
+        if not any(discard):
+            return False
+        if discard[colour] == 0:
+            return False
+        for c, count in enumerate(discard):
+            bag[c] += count
+            discard[c] = 0
+    if bag[colour] == 0:
+        return False
+    bag[colour] -= 1
+    return True
+
+
+def can_draw(bag: Sequence[int], discard: Sequence[int]) -> bool:
+    """Whether at least one tile can still be drawn (from the bag or after a pour)."""
+    return any(bag) or any(discard)
+
+
+class Game(Protocol):
+    """What every game engine offers to records, the site and the benchmarks.
+
+    Implemented by ``classic.ClassicGame`` and ``pavilion.PavilionGame``.
+    """
+
+    variant: str
+    players: int
+    first_seat: int
+    round: int
+    round_scores: list[list[int]]
+    score_log: list[ScoreChange]
+
+    def needs_chance(self) -> bool:
+        """True when the next event is a random one (a deal, a supply draw)."""
+        ...
+
+    def chance(self, rng: random.Random) -> dict[str, Any]:
+        """Draw and apply the pending random event; return it as a record event."""
+        ...
+
+    def to_move(self) -> int | None:
+        """Seat whose decision is awaited, or None (chance pending or game over)."""
+        ...
+
+    def legal_moves(self) -> Sequence[Any]:
+        """The legal decisions of the current phase (objects with ``to_event()``)."""
+        ...
+
+    def play(self, move: Any) -> None:
+        """Apply a decision, checked: IllegalMoveError with a readable message."""
+        ...
+
+    def push(self, move: Any) -> None:
+        """Apply a decision taken from ``legal_moves()``, unchecked (fast path)."""
+        ...
+
+    def copy(self) -> Game:
+        """An independent copy (cheap: no deep copies)."""
+        ...
+
+    def apply_event(self, event: Mapping[str, Any]) -> None:
+        """Apply one record event, checked; raise EngineError (nothing changed)."""
+        ...
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event so far, as record events (``spec/record.md``)."""
+        ...
+
+    def is_over(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def result(self) -> dict[str, Any]:
+        """The record's ``result`` object (finished games only)."""
+        ...

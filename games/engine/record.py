@@ -1,0 +1,158 @@
+"""Game records, version 1 (``spec/record.md``): export, import, replay, random games.
+
+A record is the game's history: every decision and every random outcome, so it
+replays without a random generator. Importing validates every event with the same
+checked entry point the site uses (``Game.apply_event``); an illegal event is refused
+with its 0-based index and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .common import EngineError, Game, RecordError
+
+FORMAT = "azul-record"
+VERSION = 1
+VARIANTS = ("classic", "classic-grey", "pavilion", "pavilion-grey")
+EVENT_KEYS = ("deal", "supply", "wall", "bonus", "pass", "star", "from")
+
+
+def new_game(variant: str, players: int, first_seat: int = 0) -> Game:
+    """A new game of ``variant`` for ``players`` seats, before its first deal."""
+    if variant in ("classic", "classic-grey"):
+        from .classic import ClassicGame
+
+        return ClassicGame(players, grey=variant == "classic-grey", first_seat=first_seat)
+    if variant in ("pavilion", "pavilion-grey"):
+        from .pavilion import PavilionGame
+
+        return PavilionGame(
+            players, grey=variant == "pavilion-grey", first_seat=first_seat
+        )
+    raise ValueError(f"unknown variant {variant!r}")
+
+
+class Record:
+    """A parsed record: the header fields and the replayed game."""
+
+    def __init__(self, names: list[str], game: Game) -> None:
+        self.names = names
+        self.game = game
+
+    @property
+    def variant(self) -> str:
+        return self.game.variant
+
+
+def export(game: Game, names: Sequence[str]) -> dict[str, Any]:
+    """The record of ``game`` as a JSON-ready dict (with ``result`` once finished)."""
+    if len(names) != game.players:
+        raise ValueError("one name per seat is needed")
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": game.variant,
+        "players": list(names),
+        "first_seat": game.first_seat,
+        "events": game.events(),
+    }
+    if game.is_over():
+        record["result"] = game.result()
+    return record
+
+
+def _header(data: Any) -> tuple[str, list[str], int, list[Any]]:
+    """Check the record's fields outside ``events``; raise ``RecordError(None, …)``."""
+    if not isinstance(data, Mapping):
+        raise RecordError(None, "a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(None, f'"format" must be "{FORMAT}"')
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise RecordError(None, f'"version" must be {VERSION}')
+    variant = data.get("variant")
+    if variant not in VARIANTS:
+        raise RecordError(None, f'"variant" must be one of {", ".join(VARIANTS)}')
+    names = data.get("players")
+    if (
+        not isinstance(names, list)
+        or not 2 <= len(names) <= 4
+        or not all(isinstance(name, str) for name in names)
+    ):
+        raise RecordError(None, '"players" must list 2 to 4 names')
+    first_seat = data.get("first_seat")
+    if type(first_seat) is not int or not 0 <= first_seat < len(names):
+        raise RecordError(None, '"first_seat" must be a seat number')
+    events = data.get("events")
+    if not isinstance(events, list):
+        raise RecordError(None, '"events" must be a list')
+    return variant, list(names), first_seat, events
+
+
+def load(data: Mapping[str, Any] | str | bytes) -> Record:
+    """Parse and replay a record, checking every event; raise ``RecordError``."""
+    if isinstance(data, str | bytes):
+        try:
+            data = json.loads(data)
+        except ValueError as error:
+            raise RecordError(None, f"not valid JSON ({error})") from None
+    variant, names, first_seat, events = _header(data)
+    game = new_game(variant, len(names), first_seat)
+    for index, event in enumerate(events):
+        if game.is_over():
+            raise RecordError(index, "the game is already over")
+        if not isinstance(event, Mapping):
+            raise RecordError(index, "an event is a JSON object")
+        present = [key for key in EVENT_KEYS if key in event]
+        if len(present) != 1:
+            raise RecordError(
+                index, f"an event holds exactly one of {', '.join(EVENT_KEYS)}"
+            )
+        try:
+            game.apply_event(event)
+        except EngineError as error:
+            raise RecordError(index, str(error)) from None
+    return Record(names, game)
+
+
+def replay_summary(data: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
+    """What ``python -m games.engine replay`` prints; refuses an unfinished record."""
+    record = load(data)
+    game = record.game
+    if not game.is_over():
+        count = len(game.events())
+        raise RecordError(count, "the record ends before the game is over")
+    outcome = game.outcome()
+    assert outcome is not None
+    return {
+        "round_scores": [list(scores) for scores in game.round_scores],
+        "final_scores": list(outcome.scores),
+        "winners": list(outcome.winners),
+    }
+
+
+def play_random(game: Game, rng: random.Random) -> Game:
+    """Play ``game`` to the end by uniformly random legal decisions."""
+    while not game.is_over():
+        if game.needs_chance():
+            game.chance(rng)
+        else:
+            moves = game.legal_moves()
+            game.push(moves[rng.randrange(len(moves))])
+    return game
+
+
+def random_game(variant: str, players: int, seed: int) -> Game:
+    """A finished game of random legal decisions, the same for the same seed."""
+    rng = random.Random(seed)
+    game = new_game(variant, players, first_seat=rng.randrange(players))
+    return play_random(game, rng)
+
+
+def default_names(players: int) -> list[str]:
+    """Names for records made without players (the ``random`` command)."""
+    return ["ana", "binh", "chloe", "dae"][:players]
