@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .common import RecordError
-from .record import VARIANTS, default_names, export, random_game, replay_summary
+from .record import VARIANTS, default_names, dumps, export, random_game, replay_summary
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     game = random_game(args.variant, args.players, args.seed)
-    print(json.dumps(export(game, default_names(args.players)), indent=1))
+    print(dumps(export(game, default_names(args.players))))
     return 0
 
 

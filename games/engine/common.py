@@ -10,14 +10,25 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 CENTER = -1
 """Source index of the centre of the table (spelled ``"center"`` in records)."""
 
 
 class EngineError(ValueError):
-    """Base class of every error the engine raises about a move or a record."""
+    """Base class of every error the engine raises about a move or a record.
+
+    ``str(error)`` is an English sentence for a player. ``code`` names the fault and
+    ``params`` its values, so a user interface can word it in another language.
+    """
+
+    def __init__(
+        self, message: str, code: str = "", params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
 
 
 class InvalidMoveError(EngineError):
@@ -39,7 +50,7 @@ class RecordError(EngineError):
         self.index = index
         self.reason = reason
         where = "record" if index is None else f"event {index}"
-        super().__init__(f"{where}: {reason}")
+        super().__init__(f"{where}: {reason}", "record", {"index": index})
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +79,9 @@ class Outcome:
     winners: tuple[int, ...]
 
 
-def outcome_from_keys(scores: Sequence[int], keys: Sequence[tuple[int, ...]]) -> Outcome:
+def outcome_from_keys(
+    scores: Sequence[int], keys: Sequence[tuple[int, ...]]
+) -> Outcome:
     """Rank seats by ``keys`` (bigger is better): rank = 1 + seats strictly ahead."""
     ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
     winners = tuple(seat for seat, rank in enumerate(ranks) if rank == 1)
@@ -133,7 +146,11 @@ class Game(Protocol):
     first_seat: int
     round: int
     round_scores: list[list[int]]
-    score_log: list[ScoreChange]
+
+    @property
+    def score_log(self) -> list[ScoreChange]:
+        """Every score change with its reason, in order."""
+        ...
 
     def needs_chance(self) -> bool:
         """True when the next event is a random one (a deal, a supply draw)."""
@@ -159,7 +176,7 @@ class Game(Protocol):
         """Apply a decision taken from ``legal_moves()``, unchecked (fast path)."""
         ...
 
-    def copy(self) -> Game:
+    def copy(self) -> Self:
         """An independent copy (cheap: no deep copies)."""
         ...
 

@@ -26,7 +26,9 @@ def new_game(variant: str, players: int, first_seat: int = 0) -> Game:
     if variant in ("classic", "classic-grey"):
         from .classic import ClassicGame
 
-        return ClassicGame(players, grey=variant == "classic-grey", first_seat=first_seat)
+        return ClassicGame(
+            players, grey=variant == "classic-grey", first_seat=first_seat
+        )
     if variant in ("pavilion", "pavilion-grey"):
         from .pavilion import PavilionGame
 
@@ -137,13 +139,36 @@ def replay_summary(data: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
 
 def play_random(game: Game, rng: random.Random) -> Game:
     """Play ``game`` to the end by uniformly random legal decisions."""
+    random_move = getattr(game, "random_move", None)
     while not game.is_over():
         if game.needs_chance():
             game.chance(rng)
+        elif random_move is not None:
+            # Same draw as the branch below (tested), without building the list.
+            game.push(random_move(rng))
         else:
             moves = game.legal_moves()
             game.push(moves[rng.randrange(len(moves))])
     return game
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """JSON text of a record, one event per line (diff- and human-friendly)."""
+    lines = ["{"]
+    items = list(record.items())
+    for position, (key, value) in enumerate(items):
+        comma = "," if position < len(items) - 1 else ""
+        if key == "events" and value:
+            lines.append('  "events": [')
+            events = [json.dumps(event, ensure_ascii=False) for event in value]
+            lines.append(",\n".join(f"    {event}" for event in events))
+            lines.append(f"  ]{comma}")
+        else:
+            lines.append(
+                f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}"
+            )
+    lines.append("}")
+    return "\n".join(lines)
 
 
 def random_game(variant: str, players: int, seed: int) -> Game:
