@@ -538,20 +538,23 @@ class ClassicGame:
         if line == FLOOR:
             return
         board = self.boards[seat]
+        cannot = f"seat {seat} cannot place {name} on line {line}: "
         held = board.line_colour[line]
         if held != -1 and held != colour:
             raise IllegalMoveError(
-                f"line {line} already holds {COLOURS[held]}",
+                f"{cannot}line {line} already holds {COLOURS[held]}",
                 "line_holds_other",
                 {"line": line, "colour": name, "held": COLOURS[held]},
             )
         if board.line_count[line] == line + 1:
             raise IllegalMoveError(
-                f"line {line} is full", "line_full", {"line": line, "colour": name}
+                f"{cannot}line {line} is full",
+                "line_full",
+                {"line": line, "colour": name},
             )
         if board.row_mask[line] >> colour & 1:
             raise IllegalMoveError(
-                f"wall row {line} already has {name}",
+                f"{cannot}wall row {line} already has {name}",
                 "wall_row_has_colour",
                 {"line": line, "colour": name},
             )
