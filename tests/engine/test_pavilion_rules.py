@@ -17,8 +17,8 @@ from games.engine.pavilion import (
     STAR_INDEX,
     STRUCTURE_MASKS,
     Bonus,
-    PavilionGame,
     Pass,
+    PavilionGame,
     Place,
     Take,
 )
