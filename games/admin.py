@@ -1,0 +1,21 @@
+from django.contrib import admin
+
+from .models import Game, Move, Seat
+
+
+class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Seat
+    extra = 0
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("pk", "variant", "status", "players", "ply", "turn_deadline")
+    list_filter = ("status", "variant")
+    inlines = [SeatInline]
+    readonly_fields = ("state",)
+
+
+@admin.register(Move)
+class MoveAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("game", "ply", "user", "created_at")

@@ -1,0 +1,287 @@
+"""What the game page shows, as plain data for the templates (no private state).
+
+Everything on the table is public (``rules/classic.md §9``); the bag is shown only
+as counts by colour — the engine keeps no bag order, and no seed exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
+from games.engine.common import CENTER
+
+from .models import Game
+from .tiles import colour_name, tile
+
+
+def parse_group(value: str | None) -> tuple[int, int] | None:
+    """``"3:red"`` or ``"center:red"`` → ``(source, colour index)``; else None."""
+    if not value or ":" not in value:
+        return None
+    source_text, colour_text = value.split(":", 1)
+    if colour_text not in COLOURS:
+        return None
+    if source_text == "center":
+        source = CENTER
+    elif source_text.isdigit() and len(source_text) <= 2:
+        source = int(source_text)
+    else:
+        return None
+    return source, COLOURS.index(colour_text)
+
+
+def _source_value(source: int) -> str:
+    return "center" if source == CENTER else str(source)
+
+
+def source_label(source: int) -> str:
+    if source == CENTER:
+        return _("the centre")
+    return _("factory %(number)s") % {"number": source + 1}
+
+
+def line_label(line: int) -> str:
+    if line == FLOOR:
+        return _("the floor")
+    return _("line %(number)s") % {"number": line + 1}
+
+
+def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The move log in words, e.g. "binh took 3 red from factory 2 → line 4"."""
+    lines: list[str] = []
+    for entry in entries:
+        kind = entry["type"]
+        if kind == "take":
+            text = _(
+                "%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s"
+            ) % {
+                "player": names[entry["seat"]],
+                "count": entry["count"],
+                "colour": colour_name(entry["colour"]),
+                "source": source_label(entry["source"]),
+                "dest": line_label(entry["line"]),
+            }
+            if entry["line"] != FLOOR and entry["to_floor"]:
+                text += _("; %(count)s to the floor") % {"count": entry["to_floor"]}
+            if entry["to_lid"]:
+                text += _("; %(count)s to the lid") % {"count": entry["to_lid"]}
+            if entry["marker"]:
+                text += _("; took the first-player marker")
+        elif kind == "deal":
+            text = _("Round %(round)s: %(tiles)s tiles dealt to the factories") % {
+                "round": entry["round"],
+                "tiles": entry["tiles"],
+            }
+        elif kind == "wall":
+            text = _(
+                "%(player)s placed %(colour)s on the wall, row %(row)s column "
+                "%(column)s: +%(points)s"
+            ) % {
+                "player": names[entry["seat"]],
+                "colour": colour_name(entry["colour"]),
+                "row": entry["line"] + 1,
+                "column": entry["column"] + 1,
+                "points": entry["points"],
+            }
+        elif kind == "to_floor":
+            text = _(
+                "%(player)s had no wall space for line %(line)s: %(count)s "
+                "%(colour)s to the floor"
+            ) % {
+                "player": names[entry["seat"]],
+                "line": entry["line"] + 1,
+                "count": entry["count"],
+                "colour": colour_name(entry["colour"]),
+            }
+        elif kind == "round_end":
+            scores = ", ".join(
+                f"{name} {score}"
+                for name, score in zip(names, entry["scores"], strict=False)
+            )
+            text = _("End of round %(round)s — scores: %(scores)s") % {
+                "round": entry["round"],
+                "scores": scores,
+            }
+        else:
+            continue
+        lines.append(text)
+    return lines
+
+
+def _groups(
+    source: int, counts: list[int], selected: tuple[int, int] | None, active: bool
+) -> list[dict[str, Any]]:
+    groups = []
+    for colour, count in enumerate(counts):
+        if not count:
+            continue
+        groups.append(
+            {
+                "value": f"{_source_value(source)}:{COLOURS[colour]}",
+                "tiles": [tile(colour)] * count,
+                "count": count,
+                "selected": selected == (source, colour),
+                "active": active,
+                "label": _("Take %(count)s %(colour)s from %(source)s")
+                % {
+                    "count": count,
+                    "colour": colour_name(colour),
+                    "source": source_label(source),
+                },
+            }
+        )
+    return groups
+
+
+def board_context(
+    *, game: Game, engine: Any, viewer_seat: int | None, group: str | None
+) -> dict[str, Any]:
+    """Everything the board partial draws, for the viewer's seat (or a spectator)."""
+    seat_rows = list(game.seats.all())
+    names = [s.user.username if s.user else "?" for s in seat_rows]
+    to_move = engine.to_move() if game.status == Game.Status.ACTIVE else None
+    my_turn = to_move is not None and to_move == viewer_seat
+    offer = my_turn and engine.phase == "offer"
+    selected = parse_group(group) if offer else None
+
+    destinations: list[dict[str, Any]] = []
+    legal_lines: set[int] = set()
+    if selected is not None:
+        source, colour = selected
+        takes = [
+            m
+            for m in engine.legal_moves()
+            if isinstance(m, Take) and (m.source, m.colour) == selected
+        ]
+        legal_lines = {m.line for m in takes}
+        if not takes:
+            selected = None
+        else:
+            counts = engine.center if source == CENTER else engine.factories[source]
+            count = counts[colour]
+            board = engine.boards[viewer_seat]
+            for line in (*range(5), FLOOR):
+                legal = line in legal_lines
+                overflow = count
+                if line != FLOOR:
+                    overflow = max(0, count - (line + 1 - board.line_count[line]))
+                destinations.append(
+                    {
+                        "value": "floor" if line == FLOOR else str(line),
+                        "label": line_label(line).capitalize(),
+                        "legal": legal,
+                        "overflow": overflow if line != FLOOR else 0,
+                    }
+                )
+
+    wall_choices: list[dict[str, Any]] = []
+    pending = getattr(engine, "pending_wall", None)
+    if my_turn and engine.phase == "tiling" and pending is not None:
+        wall_choices = [
+            {"column": m.column, "label": _("Column %(n)s") % {"n": m.column + 1}}
+            for m in engine.legal_moves()
+        ]
+    wall_columns = {c["column"] for c in wall_choices}
+
+    players = []
+    for seat, board in enumerate(engine.boards):
+        is_pending_board = bool(wall_choices) and seat == viewer_seat
+        lines = []
+        for line in range(5):
+            count = board.line_count[line]
+            colour = board.line_colour[line]
+            slots = [tile(colour) if i < count else None for i in range(line + 1)]
+            lines.append(
+                {
+                    "number": line + 1,
+                    "slots": list(reversed(slots)),
+                    "legal": seat == viewer_seat and line in legal_lines,
+                    "pending": is_pending_board and pending[1] == line,
+                }
+            )
+        wall = []
+        for row in range(5):
+            cells = []
+            for column in range(5):
+                placed = board.wall[row][column]
+                printed = engine.wall_colour(row, column)
+                cells.append(
+                    {
+                        "tile": tile(placed) if placed >= 0 else None,
+                        "printed": tile(printed) if printed is not None else None,
+                        "choice": is_pending_board
+                        and pending[1] == row
+                        and column in wall_columns,
+                    }
+                )
+            wall.append(cells)
+        floor = []
+        for index, penalty in enumerate(FLOOR_PENALTIES):
+            item = board.floor[index] if index < len(board.floor) else None
+            floor.append(
+                {
+                    "penalty": -penalty,
+                    "marker": item == MARKER,
+                    "tile": tile(item) if item is not None and item != MARKER else None,
+                }
+            )
+        seat_row = seat_rows[seat]
+        players.append(
+            {
+                "seat": seat,
+                "name": names[seat],
+                "score": board.score,
+                "is_me": seat == viewer_seat,
+                "to_move": seat == to_move,
+                "lines": lines,
+                "wall": wall,
+                "floor": floor,
+                "floor_legal": seat == viewer_seat and FLOOR in legal_lines,
+                "rank": seat_row.rank,
+                "final_score": seat_row.score,
+                "resigned": seat_row.resigned,
+            }
+        )
+
+    factories = [
+        {
+            "label": _("Factory %(number)s") % {"number": index + 1},
+            "groups": _groups(index, counts, selected, offer),
+        }
+        for index, counts in enumerate(engine.factories)
+    ]
+    return {
+        "names": names,
+        "round": engine.round,
+        "phase": engine.phase,
+        "to_move": to_move,
+        "to_move_name": names[to_move] if to_move is not None else None,
+        "my_seat": viewer_seat,
+        "my_turn": my_turn,
+        "offer": offer,
+        "factories": factories,
+        "center_groups": _groups(CENTER, engine.center, selected, offer),
+        "center_marker": engine.center_marker,
+        "selected": selected,
+        "selected_source": _source_value(selected[0]) if selected else "",
+        "selected_colour": COLOURS[selected[1]] if selected else "",
+        "selected_label": (
+            _("%(colour)s from %(source)s")
+            % {"colour": colour_name(selected[1]), "source": source_label(selected[0])}
+            if selected
+            else ""
+        ),
+        "destinations": destinations,
+        "wall_choices": wall_choices,
+        "pending_line": pending[1] + 1 if wall_choices and pending else None,
+        "pending_line_value": pending[1] if wall_choices and pending else None,
+        "players": players,
+        "bag": [{"tile": tile(c), "count": n} for c, n in enumerate(engine.bag)],
+        "lid": [{"tile": tile(c), "count": n} for c, n in enumerate(engine.lid)],
+        "bag_total": sum(engine.bag),
+        "lid_total": sum(engine.lid),
+        "log": describe_log(engine.log, names),
+    }

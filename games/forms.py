@@ -1,0 +1,106 @@
+"""Forms: create a game, and one move (a take or a grey-wall placement)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from games.engine.classic import COLOURS
+
+from .models import DAYS_PER_MOVE, Variant
+
+
+class GameCreateForm(forms.Form):
+    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, str(n)) for n in (2, 3, 4)],
+        coerce=int,
+        initial=2,
+    )
+    days_per_move = forms.TypedChoiceField(
+        label=_("Days per move"),
+        choices=[(d, str(d)) for d in DAYS_PER_MOVE],
+        coerce=int,
+        initial=3,
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False)
+    invite = forms.CharField(
+        label=_("Invite players"),
+        required=False,
+        help_text=_(
+            "Usernames separated by commas or spaces; seats left over are open "
+            "to anyone."
+        ),
+    )
+
+    def __init__(self, *args: Any, creator: User, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.creator = creator
+
+    def clean_invite(self) -> list[User]:
+        names = [n for n in re.split(r"[\s,]+", self.cleaned_data["invite"]) if n]
+        names = list(dict.fromkeys(names))
+        users = {u.username: u for u in User.objects.filter(username__in=names)}
+        unknown = [n for n in names if n not in users]
+        if unknown:
+            raise forms.ValidationError(
+                _("No player is called %(names)s.") % {"names": ", ".join(unknown)}
+            )
+        if self.creator.username in users:
+            raise forms.ValidationError(_("You cannot invite yourself."))
+        return [users[n] for n in names]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        invitees = data.get("invite") or []
+        players = data.get("players")
+        if players and len(invitees) > players - 1:
+            raise forms.ValidationError(
+                _("You invited more players than there are free seats.")
+            )
+        return data
+
+
+class MoveForm(forms.Form):
+    """One decision, as posted by the board (JS or not) — validated shape only.
+
+    A take: ``source`` (factory number or ``center``), ``colour``, ``line``
+    (0–4 or ``floor``). A grey-wall placement: ``line`` and ``column``.
+    The engine decides legality.
+    """
+
+    expected_ply = forms.IntegerField(min_value=0)
+    kind = forms.ChoiceField(choices=[("take", "take"), ("wall", "wall")])
+    source = forms.RegexField(regex=r"^(center|\d{1,2})$", required=False)
+    colour = forms.ChoiceField(choices=[(c, c) for c in COLOURS], required=False)
+    line = forms.RegexField(regex=r"^([0-4]|floor)$")
+    column = forms.IntegerField(min_value=0, max_value=4, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        if data["kind"] == "take":
+            if not data.get("source") or not data.get("colour"):
+                raise forms.ValidationError(_("Choose tiles first."))
+        elif data.get("column") is None or data["line"] == "floor":
+            raise forms.ValidationError(_("Choose a wall column."))
+        return data
+
+    def record_event(self) -> dict[str, Any]:
+        """The move as a record event without its seat (``spec/record.md``)."""
+        data = self.cleaned_data
+        if data["kind"] == "wall":
+            return {"wall": {"line": int(data["line"]), "column": data["column"]}}
+        source = data["source"]
+        line = data["line"]
+        return {
+            "from": "center" if source == "center" else int(source),
+            "colour": data["colour"],
+            "to": "floor" if line == "floor" else int(line),
+        }

@@ -1,0 +1,130 @@
+"""Reads: game lists for the lobby and profiles, and the engine state of a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+
+from accounts.models import User
+from games.engine import record
+from games.engine.common import Game as EngineGame
+
+from .models import Game, Move, Seat
+
+
+def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    return queryset.prefetch_related(
+        Prefetch(
+            "seats", queryset=Seat.objects.select_related("user").order_by("number")
+        )
+    ).select_related("creator")
+
+
+def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
+    if game.first_seat is None:
+        raise ValueError("the game has not started")
+    engine = record.new_game(game.variant, game.players, game.first_seat)
+    for event in events:
+        engine.apply_event(event)
+    return engine
+
+
+def game_engine(game: Game) -> EngineGame:
+    """The engine state of a started game, from the cache (``Game.state``)."""
+    return _replay(game, game.cached_events)
+
+
+def game_engine_from_moves(game: Game) -> EngineGame:
+    """The engine state rebuilt from the Move rows, the record of truth."""
+    events = list(game.moves.order_by("ply").values_list("event", flat=True))
+    return _replay(game, events)
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The game record (``spec/record.md``) of a started game."""
+    names = [
+        seat.user.username if seat.user else ""
+        for seat in game.seats.order_by("number")
+    ]
+    return record.export(game_engine_from_moves(game), names)
+
+
+def game_get(*, game_id: int) -> Game:
+    return _with_seats(Game.objects.all()).get(pk=game_id)
+
+
+def _my_seat_to_move(user: User) -> Exists:
+    return Exists(
+        Seat.objects.filter(
+            game=OuterRef("pk"), user=user, number=OuterRef("seat_to_move")
+        )
+    )
+
+
+def game_list_awaiting_move(*, user: User) -> QuerySet[Game]:
+    """Games where ``user`` is to move, most urgent deadline first."""
+    return _with_seats(
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .filter(_my_seat_to_move(user))
+        .order_by("turn_deadline", "pk")
+    )
+
+
+def game_list_waiting(*, user: User) -> QuerySet[Game]:
+    """``user``'s games waiting for others: their moves, or players to join."""
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return _with_seats(
+        Game.objects.filter(Exists(mine))
+        .filter(
+            Q(status=Game.Status.OPEN)
+            | (Q(status=Game.Status.ACTIVE) & ~Q(_my_seat_to_move(user)))
+        )
+        .order_by("turn_deadline", "-created_at")
+    )
+
+
+def game_list_recently_finished(*, user: User, limit: int = 10) -> QuerySet[Game]:
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    return _with_seats(
+        Game.objects.filter(Exists(mine), status=Game.Status.FINISHED).order_by(
+            "-finished_at"
+        )[:limit]
+    )
+
+
+def game_list_invitations(*, user: User) -> QuerySet[Game]:
+    invited = Seat.objects.filter(
+        game=OuterRef("pk"), user=user, invite_status=Seat.Invite.INVITED
+    )
+    return _with_seats(
+        Game.objects.filter(Exists(invited), status=Game.Status.OPEN).order_by(
+            "-created_at"
+        )
+    )
+
+
+def game_list_open(*, user: User | None = None) -> QuerySet[Game]:
+    """Open games with a free seat (not those ``user`` already sits in)."""
+    free = Seat.objects.filter(game=OuterRef("pk"), invite_status=Seat.Invite.OPEN)
+    games = Game.objects.filter(Exists(free), status=Game.Status.OPEN)
+    if user is not None and user.is_authenticated:
+        games = games.exclude(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
+        )
+    return _with_seats(games.order_by("-created_at"))
+
+
+def game_list_for_player(*, user: User, finished: bool) -> QuerySet[Game]:
+    """A player's games for their profile page."""
+    mine = Seat.objects.filter(game=OuterRef("pk"), user=user, invite_status="joined")
+    statuses = (
+        [Game.Status.FINISHED] if finished else [Game.Status.OPEN, Game.Status.ACTIVE]
+    )
+    return _with_seats(
+        Game.objects.filter(Exists(mine), status__in=statuses).order_by("-created_at")
+    )
+
+
+def game_moves(*, game: Game) -> QuerySet[Move]:
+    return game.moves.order_by("ply")

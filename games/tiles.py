@@ -1,0 +1,39 @@
+"""Names, letters and CSS classes of tile colours, for people (translatable)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine.classic import COLOURS
+
+COLOUR_NAMES = {
+    "blue": _("blue"),
+    "yellow": _("yellow"),
+    "red": _("red"),
+    "black": _("black"),
+    "white": _("white"),
+}
+# One letter per colour, shown on every tile so colour is never the only cue.
+COLOUR_LETTERS = {
+    "blue": pgettext_lazy("tile letter for blue", "B"),
+    "yellow": pgettext_lazy("tile letter for yellow", "Y"),
+    "red": pgettext_lazy("tile letter for red", "R"),
+    "black": pgettext_lazy("tile letter for black", "K"),
+    "white": pgettext_lazy("tile letter for white", "W"),
+}
+
+
+def colour_name(colour: str | int) -> str:
+    name = COLOURS[colour] if isinstance(colour, int) else colour
+    return str(COLOUR_NAMES.get(name, name))
+
+
+def tile(colour: int) -> dict[str, str]:
+    """What a template needs to draw one tile."""
+    name = COLOURS[colour]
+    return {
+        "css": name,
+        "name": str(COLOUR_NAMES[name]),
+        "letter": str(COLOUR_LETTERS[name]),
+    }

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/new/", views.game_new, name="new"),
+    path("games/<int:pk>/", views.game_detail, name="detail"),
+    path("games/<int:pk>/move/", views.game_move, name="move"),
+    path("games/<int:pk>/join/", views.game_join, name="join"),
+    path("games/<int:pk>/accept/", views.game_accept, name="accept"),
+    path("games/<int:pk>/decline/", views.game_decline, name="decline"),
+    path("games/<int:pk>/cancel/", views.game_cancel, name="cancel"),
+    path("games/<int:pk>/resign/", views.game_resign, name="resign"),
+    path("games/<int:pk>/record.json", views.game_record, name="record"),
+]

@@ -1,0 +1,224 @@
+"""Lobby and game pages. Views stay thin: forms parse, services write, selectors read.
+
+The game page is one view: the full page, or for an HTMX request the named partial
+``games/game_detail.html#board``. Every action is a plain POST that answers with a
+redirect, or with the board partial when HTMX sent it (errors as 200 fragments, since
+htmx 2 does not swap 4xx responses).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .board import board_context
+from .forms import GameCreateForm, MoveForm
+from .models import Game
+
+
+def _game_or_404(pk: int) -> Game:
+    try:
+        return selectors.game_get(game_id=pk)
+    except Game.DoesNotExist:
+        raise Http404(_("No such game.")) from None
+
+
+def _viewer_seat(game: Game, request: HttpRequest) -> int | None:
+    if not request.user.is_authenticated:
+        return None
+    for seat in game.seats.all():
+        if seat.user_id == request.user.pk and seat.invite_status == "joined":
+            return int(seat.number)
+    return None
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {
+        "open_games": selectors.game_list_open(user=request.user)
+    }
+    if request.user.is_authenticated:
+        user = request.user
+        context.update(
+            invitations=selectors.game_list_invitations(user=user),
+            awaiting=selectors.game_list_awaiting_move(user=user),
+            waiting=selectors.game_list_waiting(user=user),
+            finished=selectors.game_list_recently_finished(user=user),
+        )
+    return render(request, "games/home.html", context)
+
+
+@login_required
+def game_new(request: HttpRequest) -> HttpResponse:
+    form = GameCreateForm(request.POST or None, creator=request.user)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=request.user,
+                variant=data["variant"],
+                players=data["players"],
+                days_per_move=data["days_per_move"],
+                rated=data["rated"],
+                invitees=data["invite"],
+            )
+        except services.GameActionError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Game created."))
+            return redirect("games:detail", pk=game.pk)
+    return render(request, "games/game_new.html", {"form": form})
+
+
+def _board_response(
+    request: HttpRequest, game: Game, *, group: str | None = None, error: str = ""
+) -> HttpResponse:
+    context: dict[str, Any] = {"game": game, "error": error}
+    viewer_seat = _viewer_seat(game, request)
+    context["viewer_seat"] = viewer_seat
+    if game.first_seat is not None:
+        engine = selectors.game_engine(game)
+        context["board"] = board_context(
+            game=game, engine=engine, viewer_seat=viewer_seat, group=group
+        )
+    if request.user.is_authenticated:
+        context["my_seat_row"] = next(
+            (s for s in game.seats.all() if s.user_id == request.user.pk), None
+        )
+    template = "games/game_detail.html"
+    if request.htmx and game.first_seat is not None:
+        template += "#board"
+    return render(request, template, context)
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_or_404(pk)
+    return _board_response(request, game, group=request.GET.get("group"))
+
+
+@login_required
+@require_POST
+def game_move(request: HttpRequest, pk: int) -> HttpResponse:
+    form = MoveForm(request.POST)
+    error = ""
+    if not form.is_valid():
+        error = _("That move could not be read; please choose again.")
+    else:
+        try:
+            services.game_play_move(
+                game_id=pk,
+                user=request.user,
+                move=form.record_event(),
+                expected_ply=form.cleaned_data["expected_ply"],
+            )
+        except services.GameActionError as action_error:
+            error = action_error.message
+    if request.htmx:
+        return _board_response(request, _game_or_404(pk), error=error)
+    if error:
+        messages.error(request, error)
+    return redirect("games:detail", pk=pk)
+
+
+def _lobby_action(
+    request: HttpRequest, pk: int, action: Any, done: str
+) -> HttpResponse:
+    try:
+        action()
+    except services.GameActionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_POST
+def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(
+        request,
+        pk,
+        lambda: services.game_join(game_id=pk, user=request.user),
+        _("You joined the game."),
+    )
+
+
+@login_required
+@require_POST
+def game_accept(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(
+        request,
+        pk,
+        lambda: services.game_invitation_respond(
+            game_id=pk, user=request.user, accept=True
+        ),
+        _("Invitation accepted."),
+    )
+
+
+@login_required
+@require_POST
+def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.game_invitation_respond(game_id=pk, user=request.user, accept=False)
+    except services.GameActionError as error:
+        messages.error(request, error.message)
+        return redirect("games:detail", pk=pk)
+    messages.success(request, _("Invitation declined."))
+    return redirect("games:home")
+
+
+@login_required
+@require_POST
+def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(
+        request,
+        pk,
+        lambda: services.game_cancel(game_id=pk, user=request.user),
+        _("The game was cancelled."),
+    )
+
+
+@login_required
+@require_POST
+def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+    error = ""
+    try:
+        services.game_resign(game_id=pk, user=request.user)
+    except services.GameActionError as action_error:
+        error = action_error.message
+    if request.htmx:
+        return _board_response(request, _game_or_404(pk), error=error)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, _("You resigned."))
+    return redirect("games:detail", pk=pk)
+
+
+@require_GET
+def game_record(request: HttpRequest, pk: int) -> HttpResponse:
+    """Download the game record (``spec/record.md``)."""
+    game = _game_or_404(pk)
+    if game.first_seat is None:
+        raise Http404(_("This game has not started."))
+    response = HttpResponse(
+        json.dumps(selectors.game_record(game), indent=1),
+        content_type="application/json",
+    )
+    response["Content-Disposition"] = f'attachment; filename="azul-{game.pk}.json"'
+    return response
+
+
+def game_url(game: Game) -> str:
+    return reverse("games:detail", kwargs={"pk": game.pk})
