@@ -21,6 +21,14 @@ Cases ``rules/pavilion.md`` leaves open, decided here as the printed game plays:
   owed, the only choice is the whole supply (still a recorded decision).
 - The end-of-game star bonus of a grey star with six tiles of one colour uses that
   colour's coloured-side star bonus; six different colours score 12 (§8).
+- A placement that completes structures while the supply is empty owes nothing and
+  records no ``bonus`` event; the turn ends there (with a refill if one can be drawn).
+- Refills also follow Phase-2 turns of round 6, except its very last turn.
+- ``events()`` writes ``bonus`` and ``keep`` lists in colour order (purple green
+  orange yellow blue red) whatever order an imported record used; draws keep the
+  order drawn.
+- The start-token penalty and discards are logged as the points actually lost after
+  the floor of 1; ``result()["breakdown"]`` sums them by kind (plus ``start`` 5).
 """
 
 from __future__ import annotations
@@ -434,6 +442,7 @@ def _bonus_moves(seat: int, supply: Sequence[int], size: int) -> list[Bonus]:
 # ---------------------------------------------------------------------------
 
 PHASES = ("supply", "deal", "take", "place", "bonus", "over")
+"""Values of ``PavilionGame.phase``."""
 
 
 class PavilionGame:

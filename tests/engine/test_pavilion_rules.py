@@ -100,12 +100,24 @@ def full_star(star: str, colour: str | None = None) -> list[tuple[str, int, str]
 
 def fails(game: PavilionGame, move: object, match: str) -> None:
     """``play(move)`` is refused with ``match`` and changes nothing."""
-    before = (game.events(), game.log[:], game.scores[:], game.copy().__dict__.keys())
-    hands = [h[:] for h in game.hands]
+
+    def state() -> tuple[object, ...]:
+        return (
+            game.events(),
+            game.log[:],
+            game.scores[:],
+            [h[:] for h in game.hands],
+            [b[:] for b in game.boards],
+            game.supply[:],
+            game.tower[:],
+            game.phase,
+            game.turn,
+        )
+
+    before = state()
     with pytest.raises(IllegalMoveError, match=match):
         game.play(move)  # type: ignore[arg-type]
-    assert (game.events(), game.log[:], game.scores[:]) == before[:3]
-    assert game.hands == hands
+    assert state() == before
 
 
 # -- §4 Phase 1: taking ----------------------------------------------------------
