@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
 from games.engine.common import CENTER
 
 from .models import Game
-from .tiles import colour_name, tile
+from .tiles import colour_name, tile_html
 
 
 def parse_group(value: str | None) -> tuple[int, int] | None:
@@ -50,65 +52,95 @@ def line_label(line: int) -> str:
 
 
 def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
-    """The move log in words, e.g. "binh took 3 red from factory 2 → line 4"."""
+    """The move log in words, e.g. "binh took 3 red from factory 2 → line 4".
+
+    Each phrase is translated once per call, not once per entry: a finished game
+    has ~150 entries and gettext is not free.
+    """
+    took = _("%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s")
+    to_floor = _("; %(count)s to the floor")
+    to_lid = _("; %(count)s to the lid")
+    marker = _("; took the first-player marker")
+    dealt = _("Round %(round)s: %(tiles)s tiles dealt to the factories")
+    walled = _(
+        "%(player)s placed %(colour)s on the wall, row %(row)s column "
+        "%(column)s: +%(points)s"
+    )
+    floored = _(
+        "%(player)s had no wall space for line %(line)s: %(count)s "
+        "%(colour)s to the floor"
+    )
+    round_end = _("End of round %(round)s — scores: %(scores)s")
+    colours = [colour_name(c) for c in range(len(COLOURS))]
+    factory = _("factory %(number)s")
+    sources = {CENTER: _("the centre")}
+    line_names = {FLOOR: _("the floor")}
+    line_name = _("line %(number)s")
     lines: list[str] = []
     for entry in entries:
         kind = entry["type"]
         if kind == "take":
-            text = _(
-                "%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s"
-            ) % {
+            source, line = entry["source"], entry["line"]
+            if source not in sources:
+                sources[source] = factory % {"number": source + 1}
+            if line not in line_names:
+                line_names[line] = line_name % {"number": line + 1}
+            text = took % {
                 "player": names[entry["seat"]],
                 "count": entry["count"],
-                "colour": colour_name(entry["colour"]),
-                "source": source_label(entry["source"]),
-                "dest": line_label(entry["line"]),
+                "colour": colours[entry["colour"]],
+                "source": sources[source],
+                "dest": line_names[line],
             }
-            if entry["line"] != FLOOR and entry["to_floor"]:
-                text += _("; %(count)s to the floor") % {"count": entry["to_floor"]}
+            if line != FLOOR and entry["to_floor"]:
+                text += to_floor % {"count": entry["to_floor"]}
             if entry["to_lid"]:
-                text += _("; %(count)s to the lid") % {"count": entry["to_lid"]}
+                text += to_lid % {"count": entry["to_lid"]}
             if entry["marker"]:
-                text += _("; took the first-player marker")
+                text += marker
         elif kind == "deal":
-            text = _("Round %(round)s: %(tiles)s tiles dealt to the factories") % {
-                "round": entry["round"],
-                "tiles": entry["tiles"],
-            }
+            text = dealt % {"round": entry["round"], "tiles": entry["tiles"]}
         elif kind == "wall":
-            text = _(
-                "%(player)s placed %(colour)s on the wall, row %(row)s column "
-                "%(column)s: +%(points)s"
-            ) % {
+            text = walled % {
                 "player": names[entry["seat"]],
-                "colour": colour_name(entry["colour"]),
+                "colour": colours[entry["colour"]],
                 "row": entry["line"] + 1,
                 "column": entry["column"] + 1,
                 "points": entry["points"],
             }
         elif kind == "to_floor":
-            text = _(
-                "%(player)s had no wall space for line %(line)s: %(count)s "
-                "%(colour)s to the floor"
-            ) % {
+            text = floored % {
                 "player": names[entry["seat"]],
                 "line": entry["line"] + 1,
                 "count": entry["count"],
-                "colour": colour_name(entry["colour"]),
+                "colour": colours[entry["colour"]],
             }
         elif kind == "round_end":
             scores = ", ".join(
                 f"{name} {score}"
                 for name, score in zip(names, entry["scores"], strict=False)
             )
-            text = _("End of round %(round)s — scores: %(scores)s") % {
-                "round": entry["round"],
-                "scores": scores,
-            }
+            text = round_end % {"round": entry["round"], "scores": scores}
         else:
             continue
         lines.append(text)
     return lines
+
+
+def _marker_html() -> SafeString:
+    label = _("first-player marker")
+    return format_html(
+        '<span class="marker" role="img" aria-label="{}" title="{}">1</span>',
+        label,
+        label,
+    )
+
+
+def _counts_html(counts: list[int]) -> SafeString:
+    """Tiles by colour with their counts: the bag and lid are only ever counts."""
+    return mark_safe(
+        " ".join(f"{tile_html(colour)}&times;{n}" for colour, n in enumerate(counts))
+    )
 
 
 def _groups(
@@ -121,7 +153,7 @@ def _groups(
         groups.append(
             {
                 "value": f"{_source_value(source)}:{COLOURS[colour]}",
-                "tiles": [tile(colour)] * count,
+                "tiles_html": mark_safe(str(tile_html(colour)) * count),
                 "count": count,
                 "selected": selected == (source, colour),
                 "active": active,
@@ -193,11 +225,12 @@ def board_context(
         for line in range(5):
             count = board.line_count[line]
             colour = board.line_colour[line]
-            slots = [tile(colour) if i < count else None for i in range(line + 1)]
+            empty = str(tile_html(None))
+            filled = str(tile_html(colour)) if count else ""
             lines.append(
                 {
                     "number": line + 1,
-                    "slots": list(reversed(slots)),
+                    "html": mark_safe(empty * (line + 1 - count) + filled * count),
                     "legal": seat == viewer_seat and line in legal_lines,
                     "pending": is_pending_board and pending[1] == line,
                 }
@@ -208,26 +241,25 @@ def board_context(
             for column in range(5):
                 placed = board.wall[row][column]
                 printed = engine.wall_colour(row, column)
-                cells.append(
-                    {
-                        "tile": tile(placed) if placed >= 0 else None,
-                        "printed": tile(printed) if printed is not None else None,
-                        "choice": is_pending_board
-                        and pending[1] == row
-                        and column in wall_columns,
-                    }
+                if placed >= 0:
+                    html = tile_html(placed)
+                elif printed is not None:
+                    html = tile_html(printed, "printed")
+                else:
+                    html = tile_html(None)
+                choice = (
+                    is_pending_board and pending[1] == row and column in wall_columns
                 )
-            wall.append(cells)
-        floor = []
+                cells.append(
+                    f'<td class="choice">{html}</td>' if choice else f"<td>{html}</td>"
+                )
+            wall.append(mark_safe("".join(cells)))
+        floor_items = []
         for index, penalty in enumerate(FLOOR_PENALTIES):
             item = board.floor[index] if index < len(board.floor) else None
-            floor.append(
-                {
-                    "penalty": -penalty,
-                    "marker": item == MARKER,
-                    "tile": tile(item) if item is not None and item != MARKER else None,
-                }
-            )
+            content = _marker_html() if item == MARKER else tile_html(item)
+            floor_items.append(f"<li><small>-{penalty}</small>{content}</li>")
+        floor = mark_safe("".join(floor_items))
         seat_row = seat_rows[seat]
         players.append(
             {
@@ -279,8 +311,8 @@ def board_context(
         "pending_line": pending[1] + 1 if wall_choices and pending else None,
         "pending_line_value": pending[1] if wall_choices and pending else None,
         "players": players,
-        "bag": [{"tile": tile(c), "count": n} for c, n in enumerate(engine.bag)],
-        "lid": [{"tile": tile(c), "count": n} for c, n in enumerate(engine.lid)],
+        "bag_html": _counts_html(engine.bag),
+        "lid_html": _counts_html(engine.lid),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
         "log": describe_log(engine.log, names),

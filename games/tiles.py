@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.engine.classic import COLOURS
 
@@ -37,3 +39,29 @@ def tile(colour: int) -> dict[str, str]:
         "name": str(COLOUR_NAMES[name]),
         "letter": str(COLOUR_LETTERS[name]),
     }
+
+
+_HTML_CACHE: dict[tuple[str | None, int | None, str], SafeString] = {}
+
+
+def tile_html(colour: int | None, extra: str = "") -> SafeString:
+    """One tile as HTML (colour class, pattern, letter and label), cached per
+    language: a board draws ~100 tiles and a template tag each costs too much."""
+    key = (get_language(), colour, extra)
+    html = _HTML_CACHE.get(key)
+    if html is None:
+        if colour is None:
+            html = format_html('<span class="tile none {}"></span>', extra)
+        else:
+            t = tile(colour)
+            html = format_html(
+                '<span class="tile t-{} {}" role="img" aria-label="{}" title="{}">'
+                "{}</span>",
+                t["css"],
+                extra,
+                t["name"],
+                t["name"],
+                t["letter"],
+            )
+        _HTML_CACHE[key] = html
+    return html
