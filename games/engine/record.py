@@ -100,7 +100,7 @@ def load(data: Mapping[str, Any] | str | bytes) -> Record:
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:  # too deep: RecursionError
             raise RecordError(None, f"not valid JSON ({error})") from None
     variant, names, first_seat, events = _header(data)
     game = new_game(variant, len(names), first_seat)

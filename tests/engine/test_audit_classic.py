@@ -362,6 +362,18 @@ def test_replay_refuses_an_unfinished_record_with_the_event_count(
     assert out.out == "" and out.err.startswith("record: ")
 
 
+def test_replay_reports_absurdly_nested_json_as_a_record_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """record.md Commands: a malformed record gives ``record: ...`` on stderr and a
+    non-zero exit, not a traceback (json raises RecursionError, not ValueError)."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["replay", str(path)]) != 0
+    out = capsys.readouterr()
+    assert out.out == "" and out.err.startswith("record: not valid JSON")
+
+
 def test_replay_prints_round_scores_final_scores_winners(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
