@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.common import EngineError
 
+from .pavilion_errors import pavilion_error_message
 from .tiles import colour_name
 
 
@@ -22,6 +23,8 @@ def _human(params: dict[str, Any], key: str) -> Any:
 
 
 def engine_error_message(error: EngineError) -> str:
+    if not error.code:  # the Summer Pavilion engine words its errors, no codes
+        return pavilion_error_message(str(error))
     p = error.params
     colour = colour_name(p["colour"]) if isinstance(p.get("colour"), str) else ""
     messages = {

@@ -13,14 +13,12 @@ from django.utils.translation import gettext_lazy as _
 
 
 class Variant(models.TextChoices):
-    """Variants the lobby offers; values are the record's ``variant`` names.
-
-    Summer Pavilion (``pavilion``, ``pavilion-grey``) is added here once its engine
-    and board template exist; nothing else in the models depends on the family.
-    """
+    """Variants the lobby offers; values are the record's ``variant`` names."""
 
     CLASSIC = "classic", _("Azul (coloured wall)")
     CLASSIC_GREY = "classic-grey", _("Azul (grey wall)")
+    PAVILION = "pavilion", _("Azul: Summer Pavilion (coloured side)")
+    PAVILION_GREY = "pavilion-grey", _("Azul: Summer Pavilion (grey side)")
 
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -89,6 +87,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_variant_display()}"
+
+    @property
+    def is_pavilion(self) -> bool:
+        """Summer Pavilion (either side): its own board, forms and move log."""
+        return self.variant.startswith("pavilion")
 
     @property
     def cached_events(self) -> list[dict[str, Any]]:

@@ -310,21 +310,31 @@ def game_resign(*, game_id: int, user: User) -> Game:
     return game
 
 
+def _current_scores(engine: EngineGame, seats: int) -> tuple[list[int], list[int]]:
+    """Scores now and the tie-break (classic: complete wall rows; pavilion: none)."""
+    scores = getattr(engine, "scores", None)
+    if scores is not None:  # Summer Pavilion keeps scores on the game
+        return list(scores), [0] * seats
+    boards = getattr(engine, "boards", None)
+    if not boards:
+        return [0] * seats, [0] * seats
+    return [b.score for b in boards], [b.complete_rows() for b in boards]
+
+
 def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
     """The one place a game ends: final scores and ranks on the seats.
 
-    Normal end: the engine's outcome (``rules/classic.md §7``). Resignation: the
-    current scores; resigned seats rank after all others, the others by score and
-    then complete wall rows. The caller holds the row lock and saves ``game``.
+    Normal end: the engine's outcome (``rules/classic.md §7``; Summer Pavilion
+    shares ties, ``rules/pavilion.md §7``). Resignation: the current scores;
+    resigned seats rank after all others, the others by score and then (classic
+    only) complete wall rows. The caller holds the row lock and saves ``game``.
     """
     seats = list(game.seats.order_by("number"))
     outcome = engine.outcome()
-    boards = getattr(engine, "boards", None)
     if reason == Game.EndReason.NORMAL and outcome is not None:
         scores, ranks = list(outcome.scores), list(outcome.ranks)
     else:
-        scores = [b.score for b in boards] if boards else [0] * len(seats)
-        rows = [b.complete_rows() for b in boards] if boards else [0] * len(seats)
+        scores, rows = _current_scores(engine, len(seats))
         keys = [
             (0 if seat.resigned else 1, scores[seat.number], rows[seat.number])
             for seat in seats

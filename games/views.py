@@ -23,6 +23,8 @@ from . import selectors, services
 from .board import board_context
 from .forms import GameCreateForm, MoveForm
 from .models import Game
+from .pavilion_board import live_context as pavilion_live_context
+from .pavilion_forms import PavilionMoveForm
 
 
 def _game_or_404(pk: int) -> Game:
@@ -85,7 +87,16 @@ def _board_response(
     context: dict[str, Any] = {"game": game, "error": error}
     viewer_seat = _viewer_seat(game, request)
     context["viewer_seat"] = viewer_seat
-    if game.first_seat is not None:
+    if game.first_seat is not None and game.is_pavilion:
+        context["board"] = pavilion_live_context(
+            engine=selectors.game_engine(game),  # type: ignore[arg-type]
+            names=[s.user.username if s.user else "?" for s in game.seats.all()],
+            viewer_seat=viewer_seat,
+            active=game.status == Game.Status.ACTIVE,
+            query=request.GET if request.method == "GET" else {},
+        )
+        context["board"]["results"] = list(game.seats.all())
+    elif game.first_seat is not None:
         engine = selectors.game_engine(game)
         context["board"] = board_context(
             game=game, engine=engine, viewer_seat=viewer_seat, group=group
@@ -109,10 +120,14 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_move(request: HttpRequest, pk: int) -> HttpResponse:
-    form = MoveForm(request.POST)
+    variant = Game.objects.filter(pk=pk).values_list("variant", flat=True).first()
+    pavilion = variant is not None and variant.startswith("pavilion")
+    form = PavilionMoveForm(request.POST) if pavilion else MoveForm(request.POST)
     error = ""
     if not form.is_valid():
         error = _("That move could not be read; please choose again.")
+        if form.non_field_errors():
+            error = form.non_field_errors()[0]
     else:
         try:
             services.game_play_move(

@@ -31,3 +31,54 @@ def move_post_data(move: Any, expected_ply: int) -> dict[str, Any]:
         "line": str(move.line),
         "column": str(move.column),
     }
+
+
+def pavilion_post_data(move: Any, expected_ply: int) -> dict[str, Any]:
+    """A legal Summer Pavilion engine move as the board's forms post it."""
+    from games.engine.pavilion import Bonus, Pass, Place
+    from games.engine.pavilion import Take as PavilionTake
+    from games.engine.pavilion_board import COLOURS as PAVILION_COLOURS
+    from games.engine.pavilion_board import STARS
+
+    data: dict[str, Any] = {"expected_ply": expected_ply}
+    if isinstance(move, PavilionTake):
+        data.update(
+            kind="take",
+            source="center" if move.source == CENTER else str(move.source),
+            colour=PAVILION_COLOURS[move.colour],
+        )
+    elif isinstance(move, Place):
+        data.update(
+            kind="place",
+            space=f"{STARS[move.star]}-{move.space}",
+            payment=f"{PAVILION_COLOURS[move.colour]}:{move.wilds}",
+        )
+    elif isinstance(move, Bonus):
+        data["kind"] = "bonus"
+        for colour in move.tiles:
+            key = f"bonus_{PAVILION_COLOURS[colour]}"
+            data[key] = data.get(key, 0) + 1
+    elif isinstance(move, Pass):
+        data["kind"] = "pass"
+        for colour in move.keep:
+            key = f"keep_{PAVILION_COLOURS[colour]}"
+            data[key] = data.get(key, 0) + 1
+    else:  # pragma: no cover - a test bug
+        raise TypeError(move)
+    return data
+
+
+def pavilion_choose(engine: Any, rng: Any) -> Any:
+    """A plausible player: takes anything, places cheaply most of the time."""
+    from games.engine.pavilion import Pass, Place
+
+    moves = engine.legal_moves()
+    if engine.phase != "place":
+        return rng.choice(moves)
+    places = [m for m in moves if isinstance(m, Place)]
+    passes = [m for m in moves if isinstance(m, Pass)]
+    if places and rng.random() < 0.85:
+        fewest = min(m.wilds for m in places)
+        return rng.choice([m for m in places if m.wilds == fewest])
+    most = max(len(m.keep) for m in passes)
+    return rng.choice([m for m in passes if len(m.keep) == most])

@@ -1,0 +1,111 @@
+"""The read-only pavilion drawing and the move log in words, without views."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from django.template.loader import render_to_string
+
+from games.engine import record
+from games.engine.pavilion import PavilionGame, Place
+from games.pavilion_board import describe_log, position_context
+
+NAMES = ["ana", "binh", "chloe"]
+
+
+def _game(variant: str = "pavilion", players: int = 3, seed: int = 7) -> PavilionGame:
+    game = record.random_game(variant, players, seed)
+    assert isinstance(game, PavilionGame)
+    return game
+
+
+def _replay_to(game: PavilionGame, count: int) -> PavilionGame:
+    replay = PavilionGame(game.players, grey=game.grey, first_seat=game.first_seat)
+    for event in game.events()[:count]:
+        replay.apply_event(event)
+    return replay
+
+
+def test_position_partial_renders_from_its_context_alone():
+    finished = _game()
+    middle = _replay_to(finished, len(finished.events()) // 2)
+    html = render_to_string(
+        "games/pavilion/_position.html", position_context(middle, NAMES)
+    )
+    assert f"Round {middle.round} of 6" in html
+    for seat, name in enumerate(NAMES):
+        assert f'{name} — <span class="pv-score">score {middle.scores[seat]}' in html
+    # one labelled space per board space, filled ones say their colour
+    labels = re.findall(r'title="([a-z]+ star, space \d, cost \d, [a-z]+)"', html)
+    assert len(labels) == 42 * 3
+    filled = sum(1 for board in middle.boards for c in board if c >= 0)
+    assert sum(1 for label in labels if not label.endswith("empty")) == filled
+    # read-only: no buttons, no forms
+    assert "<button" not in html and "<form" not in html
+    # the wild colour and the supply are shown
+    assert "wild colour:" in html
+    assert f"Bonus supply: {sum(middle.supply)} tile" in html
+
+
+def test_position_shows_completed_structures_and_hands():
+    finished = _game(seed=3)
+    html = render_to_string(
+        "games/pavilion/_position.html", position_context(finished, NAMES)
+    )
+    completed = sum(bin(mask).count("1") for mask in finished.completed)
+    assert html.count(": complete</title>") == completed
+    assert html.count('class="pv-structure') == 18 * 3
+    assert "Round 6 of 6" in html
+
+
+def test_grey_position_prints_grey_costs():
+    game = PavilionGame(2, grey=True)
+    game.chance(random.Random(1))
+    game.chance(random.Random(1))
+    html = render_to_string(
+        "games/pavilion/_position.html", position_context(game, NAMES[:2])
+    )
+    assert html.count('title="centre star, space 1, cost 3, empty"') == 2
+    assert html.count('title="blue star, space 3, cost 1, empty"') == 2
+
+
+def test_log_words_a_placement_with_wilds_and_its_bonus():
+    for seed in range(40):
+        game = _game(seed=seed)
+        entries = game.log
+        for index, entry in enumerate(entries[:-1]):
+            if (
+                entry["type"] == "place"
+                and entry["wilds"]
+                and entry["completed"]
+                and entries[index + 1]["type"] == "bonus"
+            ):
+                break
+        else:
+            continue
+        lines = describe_log(game, NAMES)
+        bonus = entries[index + 1]["tiles"]
+        wanted = (
+            f"{NAMES[entry['seat']]} placed {entry['colour']} on "
+            f"{entry['star'].replace('center', 'centre')}-{entry['space']} paying "
+            f"{entry['cost'] - entry['wilds']} {entry['colour']} + {entry['wilds']} "
+            f"{entry['wild_colour']} (wild): +{entry['points']}; "
+        )
+        line = next(line for line in lines if line.startswith(wanted))
+        assert line.endswith(f"complete: took {', '.join(bonus)}")
+        assert any(line.startswith("Final bonuses for ana") for line in lines)
+        return
+    raise AssertionError("no random game placed with wilds and a bonus")
+
+
+def test_log_words_takes_with_the_start_token_and_passes():
+    game = _game(seed=5)
+    lines = describe_log(game, NAMES)
+    assert sum("took the start token: −" in line for line in lines) == 6
+    assert any(" passed, keeping " in line for line in lines)
+    assert any(re.search(r"passed; \d+ tiles? left over", line) for line in lines)
+    assert any(
+        re.search(r"took \d+ [a-z]+ \+ 1 [a-z]+ \(wild\)", line) for line in lines
+    )
+    assert not any(isinstance(m, Place) for m in game.legal_moves())

@@ -1,0 +1,611 @@
+"""Summer Pavilion through the HTTP views: whole games, each decision, refusals."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games import selectors, services
+from games.engine import record
+from games.engine.pavilion import Bonus, Place, Take
+from games.engine.pavilion_board import COLOURS, STARS
+from games.models import Game, Move
+
+from .helpers import pavilion_choose, pavilion_post_data
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], random.Random]:
+    """Make the service's deals reproducible for a test (live games use the OS)."""
+
+    def seed(value: int) -> random.Random:
+        rng = random.Random(value)
+        monkeypatch.setattr(services, "_system_rng", lambda: rng)
+        return rng
+
+    return seed
+
+
+def _engine(game: Game) -> Any:
+    game.refresh_from_db()
+    return selectors.game_engine(game)
+
+
+def _mover(game: Game) -> Any:
+    return game.seats.get(number=game.seat_to_move).user
+
+
+def _advance(game: Game, until: Callable[[Any], bool], rng: random.Random) -> Any:
+    """Play plausible moves through the service until ``until(engine)`` holds."""
+    for _step in range(3000):
+        engine = _engine(game)
+        if until(engine):
+            return engine
+        assert not engine.is_over(), "the game ended before the wanted position"
+        move = pavilion_choose(engine, rng)
+        event = move.to_event()
+        event.pop("seat")
+        services.game_play_move(
+            game_id=game.pk, user=_mover(game), move=event, expected_ply=game.ply
+        )
+    raise AssertionError("position not reached")
+
+
+def _post(client: Any, game: Game, data: dict[str, Any], **extra: Any) -> Any:
+    return client.post(reverse("games:move", args=[game.pk]), data, **extra)
+
+
+# ------------------------------------------------------------ whole games
+
+
+@pytest.mark.parametrize(
+    ("variant", "count", "seed"), [("pavilion", 2, 11), ("pavilion-grey", 3, 5)]
+)
+def test_a_whole_game_is_played_through_the_views(
+    client_for, players, start_game, seeded, variant, count, seed
+):
+    rng = seeded(seed)
+    users = players[:count]
+    game = start_game(users, variant=variant)
+    clients = {user.pk: client_for(user) for user in users}
+    seen_pages: set[str] = set()
+    posts = 0
+    while True:
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        engine = selectors.game_engine(game)
+        mover = _mover(game)
+        client = clients[mover.pk]
+        move = pavilion_choose(engine, rng)
+        kind = type(move).__name__
+        if kind not in seen_pages:
+            # the first time each decision comes up, the page offers it
+            seen_pages.add(kind)
+            page = client.get(reverse("games:detail", args=[game.pk])).text
+            assert "Your move." in page
+            if isinstance(move, Take):
+                assert 'name="take"' in page
+            elif isinstance(move, Place):
+                assert 'name="space"' in page
+                assert "Show what passing costs" in page or "Pass now" in page
+            elif isinstance(move, Bonus):
+                assert 'name="kind" value="bonus"' in page
+        data = pavilion_post_data(move, game.ply)
+        response = _post(client, game, data)
+        assert response.status_code == 302
+        posts += 1
+        game.refresh_from_db()
+        assert game.ply > data["expected_ply"], f"move {data} was refused"
+        assert posts < 2000
+    assert seen_pages >= {"Take", "Place", "Pass", "Bonus"}
+    engine = selectors.game_engine_from_moves(game)
+    outcome = engine.outcome()
+    assert outcome is not None and engine.round == 6
+    seats = list(game.seats.order_by("number"))
+    assert [s.score for s in seats] == list(outcome.scores)
+    assert [s.rank for s in seats] == list(outcome.ranks)
+    # the stored record replays to the same final scores
+    data = selectors.game_record(game)
+    assert data["result"]["scores"] == list(outcome.scores)
+    assert list(record.load(data).game.outcome().scores) == list(outcome.scores)
+    page = clients[users[0].pk].get(reverse("games:detail", args=[game.pk])).text
+    assert "Final result" in page
+    assert "Final bonuses for ana" in page
+    assert "Round 6 of 6" in page
+
+
+# ------------------------------------------------------------ each decision
+
+
+def test_the_page_draws_the_board_for_a_spectator(client, players, start_game):
+    game = start_game(players[:2], variant="pavilion")
+    page = client.get(reverse("games:detail", args=[game.pk])).text
+    assert "Round 1 of 6" in page
+    assert "wild colour:" in page
+    assert "Bonus supply: 10 tiles" in page
+    # every space of both boards, with its cost, as text
+    assert page.count('title="purple star, space 1, cost 1, empty"') == 2
+    assert page.count('title="centre star, space 6, cost 6, empty"') == 2
+    assert "pillar of the blue star: not complete" in page
+    assert 'name="take"' not in page  # spectators get no buttons
+
+
+def test_grey_side_shows_its_own_costs(client, players, start_game):
+    game = start_game(players[:2], variant="pavilion-grey")
+    page = client.get(reverse("games:detail", args=[game.pk])).text
+    assert page.count('title="purple star, space 1, cost 3, empty"') == 2
+    assert page.count('title="purple star, space 3, cost 1, empty"') == 2
+    assert page.count('title="centre star, space 6, cost 3, empty"') == 2
+
+
+def test_take_is_previewed_with_its_wild_tile_then_played(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(3)
+    game = start_game(players[:2], variant="pavilion")
+
+    def factory_with_wild(engine: Any) -> bool:
+        return engine.phase == "take" and any(
+            f[engine.wild] and sum(f) > f[engine.wild] for f in engine.factories
+        )
+
+    engine = _advance(game, factory_with_wild, rng)
+    number, tiles = next(
+        (i, f)
+        for i, f in enumerate(engine.factories)
+        if f[engine.wild] and sum(f) > f[engine.wild]
+    )
+    colour = next(c for c in range(6) if tiles[c] and c != engine.wild)
+    client = client_for(_mover(game))
+    url = reverse("games:detail", args=[game.pk])
+    page = client.get(url, {"take": f"{number}:{COLOURS[colour]}"}, **HTMX).text
+    assert f"One wild {COLOURS[engine.wild]} tile comes along." in page
+    assert "Take these tiles" in page
+    before = game.ply
+    response = _post(
+        client,
+        game,
+        {
+            "expected_ply": before,
+            "kind": "take",
+            "source": str(number),
+            "colour": COLOURS[colour],
+        },
+        **HTMX,
+    )
+    assert response.status_code == 200
+    assert 'class="error"' not in response.text
+    engine = _engine(game)
+    assert game.ply == before + 1
+    assert engine.log[-1]["wild"] == 1
+    assert f"took {tiles[colour]} {COLOURS[colour]} + 1 " in response.text
+
+
+def test_centre_take_warns_of_the_start_token_penalty(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(4)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(
+        game,
+        lambda e: (
+            e.phase == "take"
+            and e.token_holder is None
+            and any(e.centre[c] for c in range(6) if c != e.wild)
+        ),
+        rng,
+    )
+    colour = next(c for c in range(6) if engine.centre[c] and c != engine.wild)
+    seat = engine.to_move()
+    taken = engine.centre[colour] + (1 if engine.centre[engine.wild] else 0)
+    lost = min(taken, engine.scores[seat] - 1)
+    client = client_for(_mover(game))
+    page = client.get(
+        reverse("games:detail", args=[game.pk]), {"take": f"center:{COLOURS[colour]}"}
+    ).text
+    assert f"you take the start token and lose {lost} points" in page
+
+
+def test_take_of_the_wild_colour_beside_others_is_refused(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(3)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(
+        game,
+        lambda e: (
+            e.phase == "take"
+            and any(f[e.wild] and sum(f) > f[e.wild] for f in e.factories)
+        ),
+        rng,
+    )
+    number = next(
+        i
+        for i, f in enumerate(engine.factories)
+        if f[engine.wild] and sum(f) > f[engine.wild]
+    )
+    before = game.ply
+    response = _post(
+        client_for(_mover(game)),
+        game,
+        {
+            "expected_ply": before,
+            "kind": "take",
+            "source": str(number),
+            "colour": COLOURS[engine.wild],
+        },
+        **HTMX,
+    )
+    assert "is wild this round: take another colour" in response.text
+    game.refresh_from_db()
+    assert game.ply == before
+
+
+def _place_position(engine: Any) -> bool:
+    return engine.phase == "place" and any(
+        isinstance(m, Place) for m in engine.legal_moves()
+    )
+
+
+def test_placement_offers_only_legal_spaces_and_suggests_fewest_wilds(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(8)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(
+        game,
+        lambda e: (
+            _place_position(e)
+            and any(isinstance(m, Place) and m.wilds for m in e.legal_moves())
+        ),
+        rng,
+    )
+    seat = engine.to_move()
+    places = [m for m in engine.legal_moves() if isinstance(m, Place)]
+    legal = {f"{STARS[m.star]}-{m.space}" for m in places}
+    client = client_for(_mover(game))
+    url = reverse("games:detail", args=[game.pk])
+    page = client.get(url).text
+    offered = set(__import__("re").findall(r'name="space" value="([a-z]+-\d)"', page))
+    assert offered == legal
+    # a space payable with more than one number of wilds
+    target = next(m for m in places if m.wilds)
+    space = f"{STARS[target.star]}-{target.space}"
+    options = sorted(
+        (m for m in places if (m.star, m.space) == (target.star, target.space)),
+        key=lambda m: (m.wilds, m.colour),
+    )
+    page = client.get(url, {"space": space}).text
+    checked = page.split(" checked>")[0].rsplit('value="', 1)[1].split('"')[0]
+    assert checked == f"{COLOURS[options[0].colour]}:{options[0].wilds}"
+    for option in options:
+        assert f'value="{COLOURS[option.colour]}:{option.wilds}"' in page
+    # the player pays with more wilds than suggested
+    chosen = options[-1]
+    before_hand = list(engine.hands[seat])
+    response = _post(
+        client,
+        game,
+        {
+            "expected_ply": game.ply,
+            "kind": "place",
+            "space": space,
+            "payment": f"{COLOURS[chosen.colour]}:{chosen.wilds}",
+        },
+        **HTMX,
+    )
+    assert 'class="error"' not in response.text
+    engine = _engine(game)
+    entry = next(e for e in reversed(engine.log) if e["type"] == "place")
+    assert entry["wilds"] == chosen.wilds
+    assert engine.hands[seat][engine.wild] <= before_hand[engine.wild] - chosen.wilds
+    assert f"placed {COLOURS[chosen.colour]} on " in response.text
+
+
+def _refused_placement(client, game, data, message):
+    before = game.ply
+    response = _post(client, game, {"expected_ply": before, **data}, **HTMX)
+    assert response.status_code == 200
+    assert message in response.text
+    game.refresh_from_db()
+    assert game.ply == before
+    assert Move.objects.filter(game=game).count() == before
+
+
+def test_unaffordable_space_is_refused(client_for, players, start_game, seeded):
+    rng = seeded(8)
+    game = start_game(players[:2], variant="pavilion")
+
+    def unaffordable(engine: Any) -> bool:
+        if engine.phase != "place":
+            return False
+        hand = engine.hands[engine.to_move()]
+        board = engine.boards[engine.to_move()]
+        return any(
+            hand[c] and c != engine.wild and hand[c] + hand[engine.wild] < 6
+            for c in range(6)
+        ) and any(board[STARS.index(COLOURS[c]) * 6 + 5] < 0 for c in range(6))
+
+    engine = _advance(game, unaffordable, rng)
+    seat = engine.to_move()
+    hand = engine.hands[seat]
+    colour = next(
+        c
+        for c in range(6)
+        if hand[c]
+        and c != engine.wild
+        and hand[c] + hand[engine.wild] < 6
+        and engine.boards[seat][STARS.index(COLOURS[c]) * 6 + 5] < 0
+    )
+    wilds = min(hand[engine.wild], 5)
+    name = COLOURS[colour]
+    _refused_placement(
+        client_for(_mover(game)),
+        game,
+        {"kind": "place", "space": f"{name}-6", "payment": f"{name}:{wilds}"},
+        f"costs 6: with {wilds} wild you need {6 - wilds} {name}",
+    )
+
+
+def test_wild_only_payment_is_refused(client_for, players, start_game, seeded):
+    rng = seeded(9)
+    game = start_game(players[:2], variant="pavilion")
+
+    def wild_rich(engine: Any) -> bool:
+        if engine.phase != "place":
+            return False
+        seat = engine.to_move()
+        return engine.hands[seat][engine.wild] >= 1 and any(
+            engine.boards[seat][STARS.index(COLOURS[c]) * 6] < 0
+            for c in range(6)
+            if c != engine.wild
+        )
+
+    engine = _advance(game, wild_rich, rng)
+    seat = engine.to_move()
+    colour = next(
+        c
+        for c in range(6)
+        if c != engine.wild and engine.boards[seat][STARS.index(COLOURS[c]) * 6] < 0
+    )
+    name = COLOURS[colour]
+    # space 1 costs 1: paying it with one wild and no tile of its colour
+    message = (
+        "pay at least one"
+        if engine.hands[seat][colour]
+        else f"You need at least one {name} tile"
+    )
+    _refused_placement(
+        client_for(_mover(game)),
+        game,
+        {"kind": "place", "space": f"{name}-1", "payment": f"{name}:1"},
+        message,
+    )
+
+
+def test_colour_already_in_the_centre_star_is_refused(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(12)
+    game = start_game(players[:2], variant="pavilion")
+
+    def repeat_possible(engine: Any) -> bool:
+        if engine.phase != "place":
+            return False
+        seat = engine.to_move()
+        board = engine.boards[seat]
+        centre = [board[i] for i in range(6)]
+        hand = engine.hands[seat]
+        return any(c >= 0 and hand[c] for c in centre) and -1 in centre
+
+    engine = _advance(game, repeat_possible, rng)
+    seat = engine.to_move()
+    board = engine.boards[seat]
+    colour = next(
+        board[i] for i in range(6) if board[i] >= 0 and engine.hands[seat][board[i]]
+    )
+    empty = next(i for i in range(6) if board[i] < 0) + 1
+    name = COLOURS[colour]
+    _refused_placement(
+        client_for(_mover(game)),
+        game,
+        {"kind": "place", "space": f"center-{empty}", "payment": f"{name}:0"},
+        f"The centre star already holds {name}",
+    )
+
+
+def test_grey_star_with_two_colours_takes_only_new_colours(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(21)
+    game = start_game(players[:2], variant="pavilion-grey")
+
+    def mixed_star(engine: Any) -> bool:
+        if engine.phase != "place":
+            return False
+        seat = engine.to_move()
+        board, hand = engine.boards[seat], engine.hands[seat]
+        for star in range(7):
+            present = {board[star * 6 + i] for i in range(6)} - {-1}
+            open_space = -1 in board[star * 6 : star * 6 + 6]
+            if len(present) >= 2 and open_space and any(hand[c] for c in present):
+                return True
+        return False
+
+    engine = _advance(game, mixed_star, rng)
+    seat = engine.to_move()
+    board, hand = engine.boards[seat], engine.hands[seat]
+    for star in range(7):
+        present = {board[star * 6 + i] for i in range(6)} - {-1}
+        if len(present) >= 2 and -1 in board[star * 6 : star * 6 + 6]:
+            repeated = [c for c in present if hand[c]]
+            if repeated:
+                break
+    space = next(i for i in range(6) if board[star * 6 + i] < 0) + 1
+    _refused_placement(
+        client_for(_mover(game)),
+        game,
+        {
+            "kind": "place",
+            "space": f"{STARS[star]}-{space}",
+            "payment": f"{COLOURS[repeated[0]]}:0",
+        },
+        "already holds",
+    )
+
+
+def test_bonus_tiles_are_chosen_after_completing_a_structure(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(2)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(game, lambda e: e.phase == "bonus", rng)
+    seat = engine.to_move()
+    owed = engine.bonus_owed
+    client = client_for(_mover(game))
+    page = client.get(reverse("games:detail", args=[game.pk])).text
+    assert "bonus tile" in page and 'name="kind" value="bonus"' in page
+    # too few tiles: refused, nothing changes
+    colour = next(c for c in range(6) if engine.supply[c])
+    if owed > 1:
+        _refused_placement(
+            client,
+            game,
+            {"kind": "bonus", f"bonus_{COLOURS[colour]}": 1},
+            f"Choose exactly {owed} tiles from the supply",
+        )
+    # more of a colour than the supply holds: refused
+    _refused_placement(
+        client,
+        game,
+        {"kind": "bonus", f"bonus_{COLOURS[colour]}": engine.supply[colour] + 1},
+        "Choose exactly" if engine.supply[colour] + 1 != owed else "The supply holds",
+    )
+    game.refresh_from_db()
+    move = next(m for m in engine.legal_moves() if isinstance(m, Bonus))
+    response = _post(client, game, pavilion_post_data(move, game.ply), **HTMX)
+    assert 'class="error"' not in response.text
+    engine = _engine(game)
+    entry = next(e for e in reversed(engine.log) if e["type"] == "bonus")
+    assert (entry["seat"], entry["tiles"]) == (seat, [COLOURS[c] for c in move.tiles])
+    assert "complete: took " in response.text
+
+
+def test_pass_shows_the_point_loss_then_keeps_the_chosen_tiles(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(6)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(
+        game,
+        lambda e: e.phase == "place" and e.round < 6 and sum(e.hands[e.to_move()]) >= 6,
+        rng,
+    )
+    seat = engine.to_move()
+    hand = engine.hands[seat]
+    keep = [c for c in range(6) for _n in range(hand[c])][:3]
+    query = {"pass": "1"}
+    for c in keep:
+        query[f"keep_{COLOURS[c]}"] = str(keep.count(c))
+    score = engine.scores[seat]
+    discarded = sum(hand) - 3
+    lost = min(discarded, score - 1)
+    client = client_for(_mover(game))
+    url = reverse("games:detail", args=[game.pk])
+    page = client.get(url, query).text
+    assert (
+        f"You discard {discarded} tiles and lose {lost} points "
+        f"(score {score} → {score - lost})." in page
+    )
+    data = {"expected_ply": game.ply, "kind": "pass"}
+    data.update({k: v for k, v in query.items() if k.startswith("keep_")})
+    response = _post(client, game, data, **HTMX)
+    assert 'class="error"' not in response.text
+    engine = _engine(game)
+    entry = next(e for e in reversed(engine.log) if e["type"] == "pass")
+    assert entry["seat"] == seat
+    assert entry["kept"] == [COLOURS[c] for c in sorted(keep)]
+    assert len(entry["discarded"]) == discarded
+    assert entry["penalty"] == lost
+    assert "passed, keeping" in response.text
+
+
+def test_keeping_five_tiles_is_refused(client_for, players, start_game, seeded):
+    rng = seeded(6)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(
+        game,
+        lambda e: e.phase == "place" and e.round < 6 and sum(e.hands[e.to_move()]) >= 5,
+        rng,
+    )
+    hand = engine.hands[engine.to_move()]
+    keep = [c for c in range(6) for _n in range(hand[c])][:5]
+    data = {"kind": "pass"}
+    for c in keep:
+        data[f"keep_{COLOURS[c]}"] = keep.count(c)
+    client = client_for(_mover(game))
+    _refused_placement(client, game, data, "You may keep at most 4 tiles.")
+    # the preview refuses it too, and offers no pass button
+    query = {"pass": "1", **{k: str(v) for k, v in data.items() if k != "kind"}}
+    page = client.get(reverse("games:detail", args=[game.pk]), query).text
+    assert "You may keep at most 4 tiles." in page
+    assert "Pass now" not in page
+
+
+def test_wrong_player_stale_page_and_forged_form_change_nothing(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(1)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _engine(game)
+    move = pavilion_choose(engine, rng)
+    data = pavilion_post_data(move, game.ply)
+    other = next(u for u in players[:2] if u.pk != _mover(game).pk)
+    _refused_placement(client_for(other), game, data, "It is not your turn.")
+    mover = client_for(_mover(game))
+    _refused_placement(
+        mover, game, {**data, "expected_ply": game.ply + 1}, "The board changed"
+    )
+    _refused_placement(mover, game, {**data, "kind": "castle"}, "could not be read")
+    _refused_placement(mover, game, {**data, "source": "99"}, "not possible")
+    # a second click of the same move: the first plays, the second is stale
+    assert _post(mover, game, data).status_code == 302
+    game.refresh_from_db()
+    ply = game.ply
+    _refused_placement(mover, game, data, "The board changed")
+    assert game.ply == ply
+
+
+def test_resigning_a_pavilion_game_ranks_by_current_score(
+    client_for, players, start_game
+):
+    game = start_game(players[:3], variant="pavilion")
+    client = client_for(players[1])
+    response = client.post(reverse("games:resign", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    ranks = {s.user.username: (s.rank, s.score) for s in game.seats.all()}
+    assert ranks["binh"] == (3, 5)
+    assert ranks["ana"] == (1, 5) and ranks["chloe"] == (1, 5)  # ties are shared
+
+
+def test_lobby_offers_both_pavilion_sides(client_for, players):
+    client = client_for(players[0])
+    page = client.get(reverse("games:new")).text
+    assert 'value="pavilion"' in page and 'value="pavilion-grey"' in page
+    response = client.post(
+        reverse("games:new"),
+        {"variant": "pavilion-grey", "players": "2", "days_per_move": "3"},
+    )
+    assert response.status_code == 302
+    assert Game.objects.get().variant == "pavilion-grey"
