@@ -333,7 +333,14 @@ def test_notifications_are_sent_on_commit(
     game.refresh_from_db()
     assert (
         f"game-{game.pk}",
-        {"type": "game.updated", "game": game.pk, "ply": 2},
+        {"type": "game.updated", "game": game.pk, "ply": 2, "status": "active"},
     ) in sent
     next_user = _user_to_move(game)
-    assert (f"user-{next_user.pk}", {"type": "turn", "game": game.pk}) in sent
+    assert (
+        f"user-{next_user.pk}",
+        {"type": "user.updated", "game": game.pk, "your_turn": True},
+    ) in sent
+    assert (
+        f"user-{mover.pk}",
+        {"type": "user.updated", "game": game.pk, "your_turn": False},
+    ) in sent
