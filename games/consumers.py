@@ -9,6 +9,7 @@ they have open when one of their games changes.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -45,9 +46,11 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         """Clients have nothing to say; moves go through the normal POST."""
 
     async def game_updated(self, event: dict[str, Any]) -> None:
-        await self.send_json(
+        # Encoded once by the sender, not once per socket (bench/ws.py: 200 sockets).
+        text = event.get("text") or json.dumps(
             {"type": "game", "ply": event["ply"], "status": event.get("status", "")}
         )
+        await self.send(text_data=text)
 
 
 class UserConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]

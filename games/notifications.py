@@ -9,6 +9,7 @@ page a signed-in player has open (the "your move" toast and badge).
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 
@@ -45,9 +46,16 @@ def game_updated(
     seated_user_ids: Iterable[int] = (),
 ) -> None:
     """Tell watchers of a game it changed, and its players that their lists did."""
+    text = json.dumps({"type": "game", "ply": ply, "status": status})
     _send(
         game_group(game_id),
-        {"type": "game.updated", "game": game_id, "ply": ply, "status": status},
+        {
+            "type": "game.updated",
+            "game": game_id,
+            "ply": ply,
+            "status": status,
+            "text": text,
+        },
     )
     users = set(seated_user_ids)
     if user_to_move_id is not None:
