@@ -4,7 +4,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from .models import User
+from .models import VACATION_DAYS_PER_YEAR, User
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
@@ -17,3 +17,20 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
         fields = ("username", "email")
+
+
+class EmailPreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
+    class Meta:
+        model = User
+        fields = ("email", "email_notifications")
+        labels = {"email": _("E-mail")}
+        widgets = {"email_notifications": forms.RadioSelect}
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(
+        label=_("Days of vacation"),
+        min_value=1,
+        max_value=VACATION_DAYS_PER_YEAR,
+        initial=7,
+    )

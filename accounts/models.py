@@ -1,10 +1,58 @@
 """The site's user: Django's user, ours from the first migration so it can grow."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+VACATION_DAYS_PER_YEAR = 14
+"""Vacation days each player may take per calendar year (UTC)."""
 
 
 class User(AbstractUser):
     """A registered player; ``username`` is the name shown at the table."""
 
+    class EmailNotifications(models.TextChoices):
+        EACH_MOVE = "each", _("On each move")
+        DAILY_DIGEST = "digest", _("A daily digest")
+        NEVER = "never", _("Never")
+
+    email_notifications = models.CharField(
+        _("e-mail me when it is my move"),
+        max_length=10,
+        choices=EmailNotifications.choices,
+        default=EmailNotifications.EACH_MOVE,
+    )
+    digest_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the last daily digest went out."
+    )
+
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+
+
+class Vacation(models.Model):
+    """A stretch of time in which the player's clocks do not run.
+
+    ``ends_at`` is the planned end, moved earlier when the player comes back early.
+    The days it costs are whole days, rounded up (``accounts.services``).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+
+    class Meta:
+        ordering = ["-starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gte=F("starts_at")), name="vacation_ends_after"
+            )
+        ]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"

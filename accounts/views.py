@@ -1,13 +1,16 @@
 """Sign-up and player profiles; log in/out and passwords are contrib.auth's views."""
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from games import selectors
 
-from .forms import SignUpForm
-from .models import User
+from .forms import EmailPreferencesForm, SignUpForm, VacationForm
+from .models import VACATION_DAYS_PER_YEAR, User
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -35,5 +38,57 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "finished_games": selectors.game_list_for_player(
                 user=player, finished=True
             ),
+        },
+    )
+
+
+@login_required
+def settings_view(request: HttpRequest) -> HttpResponse:
+    """E-mail preference and vacation: one page, three small POST forms."""
+    from games import services
+
+    user = request.user
+    preferences = EmailPreferencesForm(instance=user)
+    vacation_form = VacationForm()
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "email":
+            preferences = EmailPreferencesForm(request.POST, instance=user)
+            if preferences.is_valid():
+                preferences.save()
+                messages.success(request, _("Your e-mail settings were saved."))
+                return redirect("settings")
+        elif action == "vacation_start":
+            vacation_form = VacationForm(request.POST)
+            if vacation_form.is_valid():
+                try:
+                    services.vacation_start(
+                        user=user, days=vacation_form.cleaned_data["days"]
+                    )
+                except services.GameActionError as error:
+                    vacation_form.add_error(None, error.message)
+                else:
+                    messages.success(request, _("Enjoy your vacation."))
+                    return redirect("settings")
+        elif action == "vacation_end":
+            try:
+                services.vacation_end(user=user)
+            except services.GameActionError as error:
+                messages.error(request, error.message)
+            else:
+                messages.success(request, _("Welcome back: your clocks run again."))
+            return redirect("settings")
+        else:
+            messages.error(request, _("That form could not be read."))
+            return redirect("settings")
+    used = services.vacation_days_used(user=user)
+    return render(
+        request,
+        "accounts/settings.html",
+        {
+            "preferences": preferences,
+            "vacation_form": vacation_form,
+            "vacation": services.vacation_current(user=user),
+            "days_left": max(0, VACATION_DAYS_PER_YEAR - used),
         },
     )

@@ -10,6 +10,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -21,3 +22,10 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.DEADLINE_LOOP_SECONDS > 0:
+    # The deadline job lives and dies with the server: no second process to start
+    # or forget. It is idempotent, so several server processes may each run it.
+    from games.jobs import start_in_background  # noqa: E402
+
+    start_in_background(settings.DEADLINE_LOOP_SECONDS)

@@ -87,6 +87,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.turn_badge",
             ],
         },
     },
@@ -181,7 +182,11 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                # Several sites (or test runs) can share one Redis server.
+                "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi"),
+            },
         }
     }
 else:
@@ -201,6 +206,14 @@ EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "azul@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Absolute links in e-mails.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# The deadline job (timeouts, reminders, turn e-mails) runs in a thread of the ASGI
+# process every this many seconds when set (the README's run command sets it);
+# 0 = off (use `manage.py process_deadlines` from cron instead).
+DEADLINE_LOOP_SECONDS = float(os.environ.get("DEADLINE_LOOP_SECONDS", "0") or 0)
 
 # Production hardening, on whenever DEBUG is off (manage.py check --deploy).
 if not DEBUG:

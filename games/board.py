@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from games.engine import record
 from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
 from games.engine.common import CENTER
 
@@ -124,6 +125,40 @@ def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
         else:
             continue
         lines.append(text)
+    return lines
+
+
+def log_with_forfeits(
+    *, game: Game, lines: list[str], names: list[str], seat_rows: list[Any]
+) -> list[str]:
+    """The log in words plus a line where each player forfeited on time."""
+    events = game.cached_events
+    last_forfeit = max(
+        (s.forfeited_ply for s in seat_rows if s.forfeited_ply is not None),
+        default=None,
+    )
+    notes: list[tuple[int, str]] = []
+    for seat in seat_rows:
+        if seat.forfeited_ply is None or game.first_seat is None:
+            continue
+        before = record.new_game(game.variant, game.players, game.first_seat)
+        for event in events[: seat.forfeited_ply]:
+            before.apply_event(event)
+        position = len(describe_log(before.log, names))
+        name = names[seat.number]
+        if game.end_reason == Game.EndReason.TIMEOUT and (
+            seat.forfeited_ply == last_forfeit
+        ):
+            text = _("%(player)s did not move in time and lost the game.")
+        else:
+            text = _(
+                "%(player)s did not move in time and forfeited; the site plays "
+                "their turns from now on."
+            )
+        notes.append((position, text % {"player": name}))
+    lines = list(lines)
+    for position, text in sorted(notes, reverse=True):
+        lines.insert(position, text)
     return lines
 
 
@@ -275,6 +310,7 @@ def board_context(
                 "rank": seat_row.rank,
                 "final_score": seat_row.score,
                 "resigned": seat_row.resigned,
+                "forfeited": seat_row.forfeited_at is not None,
             }
         )
 
@@ -315,5 +351,10 @@ def board_context(
         "lid_html": _counts_html(engine.lid),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
-        "log": describe_log(engine.log, names),
+        "log": log_with_forfeits(
+            game=game,
+            lines=describe_log(engine.log, names),
+            names=names,
+            seat_rows=seat_rows,
+        ),
     }

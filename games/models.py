@@ -35,6 +35,7 @@ class Game(models.Model):
         NONE = "", _("Not over")
         NORMAL = "normal", _("Final scoring")
         RESIGNED = "resigned", _("Resignation")
+        TIMEOUT = "timeout", _("Time forfeit")
 
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     status = models.CharField(
@@ -59,6 +60,14 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     ply = models.PositiveIntegerField(
         default=0, help_text="Number of Move rows (events) so far."
+    )
+    reminder_sent_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the deadline reminder of the current turn went out.",
+    )
+    turn_email_sent = models.BooleanField(
+        default=False, help_text="The current turn's 'your move' e-mail went out."
     )
     end_reason = models.CharField(
         max_length=10, choices=EndReason.choices, default=EndReason.NONE, blank=True
@@ -120,6 +129,16 @@ class Seat(models.Model):
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    forfeited_at = models.DateTimeField(
+        _("forfeited on time"),
+        null=True,
+        blank=True,
+        help_text="When the player's deadline passed (lost, or turns played by "
+        "the site from then on in a 3-4 player game).",
+    )
+    forfeited_ply = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Game.ply when the forfeit happened."
+    )
 
     class Meta:
         ordering = ["game", "number"]
@@ -154,6 +173,9 @@ class Move(models.Model):
         blank=True,
         related_name="+",
         help_text="Who decided it; empty for chance events (deals).",
+    )
+    auto = models.BooleanField(
+        default=False, help_text="Played by the site for a seat that forfeited."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

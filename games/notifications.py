@@ -1,13 +1,22 @@
 """The one module that talks to the channel layer (STYLE.md: Channels doorbells).
 
 Services call these from ``transaction.on_commit``; each message only says that
-something changed, and the browser refetches its own permission-checked view.
+something changed (and the ply and status it changed to, so a browser can ignore a
+stale message), and the browser refetches its own permission-checked view.
+Groups: ``game-<id>`` for everyone watching a game page, ``user-<id>`` for every
+page a signed-in player has open (the "your move" toast and badge).
 """
 
 from __future__ import annotations
 
+import json
+import logging
+from collections.abc import Iterable
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
 
 
 def game_group(game_id: int) -> str:
@@ -22,16 +31,46 @@ def _send(group: str, message: dict[str, object]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(group, message)
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the move is committed; a lost doorbell must not undo it
+        logger.exception("channel layer send to %s failed", group)
 
 
-def game_updated(*, game_id: int, ply: int, user_to_move_id: int | None) -> None:
-    """Tell watchers of a game it changed, and the player to move it is their turn."""
-    _send(game_group(game_id), {"type": "game.updated", "game": game_id, "ply": ply})
+def game_updated(
+    *,
+    game_id: int,
+    ply: int,
+    user_to_move_id: int | None,
+    status: str = "active",
+    seated_user_ids: Iterable[int] = (),
+) -> None:
+    """Tell watchers of a game it changed, and its players that their lists did."""
+    text = json.dumps({"type": "game", "ply": ply, "status": status})
+    _send(
+        game_group(game_id),
+        {
+            "type": "game.updated",
+            "game": game_id,
+            "ply": ply,
+            "status": status,
+            "text": text,
+        },
+    )
+    users = set(seated_user_ids)
     if user_to_move_id is not None:
-        _send(user_group(user_to_move_id), {"type": "turn", "game": game_id})
+        users.add(user_to_move_id)
+    for user_id in sorted(users):
+        _send(
+            user_group(user_id),
+            {
+                "type": "user.updated",
+                "game": game_id,
+                "your_turn": user_id == user_to_move_id,
+            },
+        )
 
 
 def invited(*, game_id: int, user_id: int) -> None:
     """Tell a player they were invited to a game."""
-    _send(user_group(user_id), {"type": "invited", "game": game_id})
+    _send(user_group(user_id), {"type": "user.updated", "game": game_id})

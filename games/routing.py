@@ -1,5 +1,12 @@
-"""WebSocket routes. The live consumers (doorbells) arrive with their own issue."""
+"""WebSocket routes: the game page's doorbell and the per-user doorbell."""
 
 from typing import Any
 
-websocket_urlpatterns: list[Any] = []
+from django.urls import path
+
+from . import consumers
+
+websocket_urlpatterns: list[Any] = [
+    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/user/", consumers.UserConsumer.as_asgi()),
+]

@@ -128,3 +128,50 @@ def game_list_for_player(*, user: User, finished: bool) -> QuerySet[Game]:
 
 def game_moves(*, game: Game) -> QuerySet[Move]:
     return game.moves.order_by("ply")
+
+
+def game_can_view(*, game: Game, user: Any) -> bool:
+    """Who may see a game page (and its live doorbell): everyone, like the page."""
+    return True
+
+
+def game_version(*, game_id: int, user: Any) -> tuple[int, str] | None:
+    """``(ply, status)`` of a game the user may view, else None."""
+    game = Game.objects.filter(pk=game_id).only("pk", "ply", "status").first()
+    if game is None or not game_can_view(game=game, user=user):
+        return None
+    return int(game.ply), str(game.status)
+
+
+def game_count_awaiting_move(*, user: User) -> int:
+    return (
+        Game.objects.filter(status=Game.Status.ACTIVE)
+        .filter(_my_seat_to_move(user))
+        .count()
+    )
+
+
+def seat_vacations(*, game: Game) -> dict[int, Any]:
+    """Seat number → end of the current vacation, for seats on vacation now."""
+    from accounts.models import Vacation
+
+    from . import clock
+
+    now = clock.now()
+    user_seats = {s.user_id: s.number for s in game.seats.all() if s.user_id}
+    ends: dict[int, Any] = {}
+    for vacation in Vacation.objects.filter(
+        user_id__in=user_seats, starts_at__lte=now, ends_at__gt=now
+    ):
+        seat = user_seats[vacation.user_id]
+        ends[seat] = max(ends.get(seat, vacation.ends_at), vacation.ends_at)
+    return ends
+
+
+def game_get_awaiting_move(*, user: User, game_id: int) -> Game | None:
+    """Game ``game_id`` if ``user`` is to move in it, else None."""
+    return (
+        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
+        .filter(_my_seat_to_move(user))
+        .first()
+    )

@@ -15,15 +15,15 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from accounts.models import User
-from games.engine import record
+from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
+from games.engine import policy, record
 from games.engine.common import EngineError
 from games.engine.common import Game as EngineGame
 
-from . import notifications
+from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .selectors import game_engine
@@ -170,7 +170,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
                 _("Only a game that has not started can be cancelled."), "not_open"
             )
         game.status = Game.Status.CANCELLED
-        game.finished_at = timezone.now()
+        game.finished_at = clock.now()
         game.save(update_fields=["status", "finished_at"])
     return game
 
@@ -183,14 +183,25 @@ def _start_if_full(game: Game, seats: list[Seat]) -> None:
     game.first_seat = rng.randrange(game.players)
     engine = record.new_game(game.variant, game.players, game.first_seat)
     game.status = Game.Status.ACTIVE
-    game.started_at = timezone.now()
-    _append_events(
-        game, engine, [], rng=rng, users={s.number: s.user_id for s in seats}
-    )
+    game.started_at = clock.now()
+    _append_events(game, engine, [], rng=rng, seats=seats)
     game.save()
 
 
 # -------------------------------------------------------------------- play
+
+
+def _turn_deadline(game: Game, user_id: int | None) -> Any:
+    """Now plus the game's days per move; a player on vacation starts at its end."""
+    now = clock.now()
+    start = now
+    if user_id is not None:
+        vacation_end = Vacation.objects.filter(
+            user_id=user_id, starts_at__lte=now, ends_at__gt=now
+        ).aggregate(end=Max("ends_at"))["end"]
+        if vacation_end is not None:
+            start = vacation_end
+    return start + timedelta(days=game.days_per_move)
 
 
 def _append_events(
@@ -199,16 +210,24 @@ def _append_events(
     events: list[dict[str, Any]],
     *,
     rng: random.Random,
-    users: Mapping[int, int | None],
-    mover_id: int | None = None,
+    seats: Sequence[Seat],
 ) -> None:
-    """Run any pending chance events, append the new Move rows, update the cache.
+    """Run pending chance events and forfeited seats' turns, append the Move rows.
 
     ``events`` is the engine's event list before the action; the rows appended are
-    the events after it. The caller saves ``game``.
+    the events after it. A seat that forfeited on time has its turns played by
+    ``engine.policy`` here, in the same transaction, as ``auto`` Move rows. Starts
+    the next turn's clock, ends the game if it is over, and rings the channel layer
+    after commit. The caller saves ``game``.
     """
-    while engine.needs_chance():
-        engine.chance(rng)
+    users = {s.number: s.user_id for s in seats}
+    forfeited = {s.number for s in seats if s.forfeited_at is not None}
+    while True:
+        while engine.needs_chance():
+            engine.chance(rng)
+        if engine.is_over() or engine.to_move() not in forfeited:
+            break
+        policy.play_forfeited_turn(engine, rng)
     new_events = engine.events()[len(events) :]
     previous_seat = game.seat_to_move
     rows = [
@@ -216,7 +235,8 @@ def _append_events(
             game=game,
             ply=game.ply + index,
             event=event,
-            user_id=mover_id if "seat" in event else None,
+            user_id=users.get(event["seat"]) if "seat" in event else None,
+            auto="seat" in event and event["seat"] in forfeited,
         )
         for index, event in enumerate(new_events)
     ]
@@ -226,16 +246,27 @@ def _append_events(
     game.seat_to_move = engine.to_move()
     dealt = any("deal" in event for event in new_events)
     if game.seat_to_move is not None and (game.seat_to_move != previous_seat or dealt):
-        game.turn_deadline = timezone.now() + timedelta(days=game.days_per_move)
+        game.turn_deadline = _turn_deadline(game, users.get(game.seat_to_move))
+        game.reminder_sent_at = None
+        game.turn_email_sent = False
     if engine.is_over():
         game_finish(game=game, engine=engine, reason=Game.EndReason.NORMAL)
+    _notify_after_commit(game, users)
+
+
+def _notify_after_commit(game: Game, users: Mapping[int, int | None]) -> None:
     user_to_move = (
         users.get(game.seat_to_move) if game.seat_to_move is not None else None
     )
-    game_id, ply = game.pk, game.ply
+    game_id, ply, status = game.pk, game.ply, str(game.status)
+    seated = [uid for uid in users.values() if uid is not None]
     transaction.on_commit(
         lambda: notifications.game_updated(
-            game_id=game_id, ply=ply, user_to_move_id=user_to_move
+            game_id=game_id,
+            ply=ply,
+            user_to_move_id=user_to_move,
+            status=status,
+            seated_user_ids=seated,
         )
     )
 
@@ -253,8 +284,8 @@ def game_play_move(
     try:
         with transaction.atomic():
             game = _locked_game(game_id)
-            seats = {s.number: s.user_id for s in game.seats.all()}
-            seat = next((n for n, uid in seats.items() if uid == user.pk), None)
+            seat_rows = list(game.seats.order_by("number"))
+            seat = next((s.number for s in seat_rows if s.user_id == user.pk), None)
             if seat is None:
                 raise GameActionError(_("You are not playing in this game."), "seat")
             if game.status != Game.Status.ACTIVE:
@@ -276,9 +307,7 @@ def game_play_move(
                 engine.apply_event(event)
             except EngineError as error:
                 raise GameActionError(engine_error_message(error), error.code) from None
-            _append_events(
-                game, engine, events, rng=_system_rng(), users=seats, mover_id=user.pk
-            )
+            _append_events(game, engine, events, rng=_system_rng(), seats=seat_rows)
             game.save()
     except IntegrityError:
         # Another request appended the same ply first (SQLite's only guard).
@@ -301,12 +330,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
         seat.save(update_fields=["resigned"])
         game_finish(game=game, engine=game_engine(game), reason=Game.EndReason.RESIGNED)
         game.save()
-        game_id, ply = game.pk, game.ply
-        transaction.on_commit(
-            lambda: notifications.game_updated(
-                game_id=game_id, ply=ply, user_to_move_id=None
-            )
-        )
+        _notify_after_commit(game, {s.number: s.user_id for s in game.seats.all()})
     return game
 
 
@@ -321,31 +345,173 @@ def _current_scores(engine: EngineGame, seats: int) -> tuple[list[int], list[int
     return [b.score for b in boards], [b.complete_rows() for b in boards]
 
 
+def _left_at(seat: Seat, game: Game) -> int | None:
+    """The ply at which a seat left the game (forfeit or resignation), else None."""
+    if seat.forfeited_ply is not None:
+        return int(seat.forfeited_ply)
+    if seat.resigned:
+        return int(game.ply)
+    return None
+
+
 def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
     """The one place a game ends: final scores and ranks on the seats.
 
-    Normal end: the engine's outcome (``rules/classic.md §7``; Summer Pavilion
-    shares ties, ``rules/pavilion.md §7``). Resignation: the current scores;
-    resigned seats rank after all others, the others by score and then (classic
-    only) complete wall rows. The caller holds the row lock and saves ``game``.
+    Players still in the game rank first: at a normal end by the engine's outcome
+    (``rules/classic.md §7``; Summer Pavilion shares ties,
+    ``rules/pavilion.md §7``), else by their current score and then complete wall
+    rows. Seats that resigned or forfeited on time rank after all of them, the one
+    that left later above the one that left earlier. The caller holds the row lock
+    and saves ``game``.
     """
     seats = list(game.seats.order_by("number"))
     outcome = engine.outcome()
     if reason == Game.EndReason.NORMAL and outcome is not None:
-        scores, ranks = list(outcome.scores), list(outcome.ranks)
+        scores = list(outcome.scores)
+        strength: list[tuple[int, ...]] = [(-rank,) for rank in outcome.ranks]
     else:
         scores, rows = _current_scores(engine, len(seats))
-        keys = [
-            (0 if seat.resigned else 1, scores[seat.number], rows[seat.number])
-            for seat in seats
-        ]
-        ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
+        strength = [(scores[n], rows[n]) for n in range(len(seats))]
+    keys = []
+    for seat in seats:
+        left = _left_at(seat, game)
+        keys.append((0 if left is not None else 1, left or 0, *strength[seat.number]))
+    ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
     for seat in seats:
         seat.score = scores[seat.number]
         seat.rank = ranks[seat.number]
     Seat.objects.bulk_update(seats, ["score", "rank"])
     game.status = Game.Status.FINISHED
     game.end_reason = reason
-    game.finished_at = timezone.now()
+    game.finished_at = clock.now()
     game.seat_to_move = None
     game.turn_deadline = None
+
+
+# -------------------------------------------------------------- deadlines
+
+
+def game_timeout(*, game_id: int, expected_ply: int) -> bool:
+    """Apply the passed deadline of the seat to move, once; False if not due.
+
+    Two players: the late player loses. Three or four: they forfeit (ranked last)
+    and the site plays their turns from now on (``engine/policy.py``); when only
+    one player is left in the game, it ends. The guarded UPDATE (same ply, still
+    active, deadline passed) is what makes a second run, or a second process,
+    do nothing: on PostgreSQL it waits for the first one's row lock and then
+    matches no row; on SQLite the IMMEDIATE transaction serialises the two.
+    """
+    now = clock.now()
+    with transaction.atomic():
+        claimed = Game.objects.filter(
+            pk=game_id,
+            ply=expected_ply,
+            status=Game.Status.ACTIVE,
+            turn_deadline__lte=now,
+        ).update(turn_deadline=None)
+        if not claimed:
+            return False
+        game = _locked_game(game_id)
+        seats = list(game.seats.order_by("number"))
+        late = seats[game.seat_to_move]
+        late.forfeited_at = now
+        late.forfeited_ply = game.ply
+        late.save(update_fields=["forfeited_at", "forfeited_ply"])
+        still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
+        engine = game_engine(game)
+        if len(still_playing) <= 1:
+            game_finish(game=game, engine=engine, reason=Game.EndReason.TIMEOUT)
+            _notify_after_commit(game, {s.number: s.user_id for s in seats})
+        else:
+            game.seat_to_move = None  # the next live seat's clock starts afresh
+            _append_events(
+                game, engine, engine.events(), rng=_system_rng(), seats=seats
+            )
+        game.save()
+    return True
+
+
+# --------------------------------------------------------------- vacation
+
+
+def _year_bounds(when: Any) -> tuple[Any, Any]:
+    start = when.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    return start, start.replace(year=start.year + 1)
+
+
+def _days_charged(vacation: Vacation) -> int:
+    seconds = (vacation.ends_at - vacation.starts_at).total_seconds()
+    return max(1, -(-int(seconds) // 86400))
+
+
+def vacation_days_used(*, user: User) -> int:
+    """Whole days (rounded up) of the vacations ``user`` started this year."""
+    start, end = _year_bounds(clock.now())
+    return sum(
+        _days_charged(v)
+        for v in Vacation.objects.filter(
+            user=user, starts_at__gte=start, starts_at__lt=end
+        )
+    )
+
+
+def vacation_current(*, user: User) -> Vacation | None:
+    now = clock.now()
+    return (
+        Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
+    )
+
+
+def _shift_my_deadlines(user: User, delta: timedelta) -> None:
+    """Move the deadlines of the games where ``user`` is to move by ``delta``."""
+    games = (
+        Game.objects.select_for_update()
+        .filter(status=Game.Status.ACTIVE, turn_deadline__isnull=False)
+        .filter(seats__user=user)
+    )
+    for game in games:
+        seat = game.seats.filter(user=user, number=game.seat_to_move).first()
+        if seat is None:
+            continue
+        game.turn_deadline += delta
+        game.reminder_sent_at = None
+        game.save(update_fields=["turn_deadline", "reminder_sent_at"])
+        _notify_after_commit(game, {s.number: s.user_id for s in game.seats.all()})
+
+
+def vacation_start(*, user: User, days: int) -> Vacation:
+    """Stop ``user``'s clocks for ``days`` days (of 14 a calendar year)."""
+    if days < 1:
+        raise GameActionError(_("A vacation lasts at least one day."), "days")
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if vacation_current(user=user) is not None:
+            raise GameActionError(_("You are already on vacation."), "on_vacation")
+        left = VACATION_DAYS_PER_YEAR - vacation_days_used(user=user)
+        if days > left:
+            raise GameActionError(
+                _("You have %(left)s vacation days left this year.") % {"left": left},
+                "too_long",
+            )
+        now = clock.now()
+        vacation = Vacation.objects.create(
+            user=user, starts_at=now, ends_at=now + timedelta(days=days)
+        )
+        _shift_my_deadlines(user, timedelta(days=days))
+    return vacation
+
+
+def vacation_end(*, user: User) -> None:
+    """Come back early: the clocks run again and the unused whole days return."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        vacation = vacation_current(user=user)
+        if vacation is None:
+            raise GameActionError(_("You are not on vacation."), "not_on_vacation")
+        now = clock.now()
+        unused = vacation.ends_at - now
+        vacation.ends_at = now
+        vacation.save(update_fields=["ends_at"])
+        _shift_my_deadlines(user, -unused)

@@ -5,6 +5,7 @@ from . import views
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("games/your-move/", views.turn_badge, name="turn_badge"),
     path("games/new/", views.game_new, name="new"),
     path("games/<int:pk>/", views.game_detail, name="detail"),
     path("games/<int:pk>/move/", views.game_move, name="move"),

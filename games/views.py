@@ -84,7 +84,11 @@ def game_new(request: HttpRequest) -> HttpResponse:
 def _board_response(
     request: HttpRequest, game: Game, *, group: str | None = None, error: str = ""
 ) -> HttpResponse:
-    context: dict[str, Any] = {"game": game, "error": error}
+    context: dict[str, Any] = {
+        "game": game,
+        "error": error,
+        "vacations": selectors.seat_vacations(game=game),
+    }
     viewer_seat = _viewer_seat(game, request)
     context["viewer_seat"] = viewer_seat
     if game.first_seat is not None and game.is_pavilion:
@@ -101,6 +105,8 @@ def _board_response(
         context["board"] = board_context(
             game=game, engine=engine, viewer_seat=viewer_seat, group=group
         )
+        for player in context["board"]["players"]:
+            player["on_vacation_until"] = context["vacations"].get(player["seat"])
     if request.user.is_authenticated:
         context["my_seat_row"] = next(
             (s for s in game.seats.all() if s.user_id == request.user.pk), None
@@ -219,6 +225,26 @@ def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("You resigned."))
     return redirect("games:detail", pk=pk)
+
+
+@login_required
+@require_GET
+def turn_badge(request: HttpRequest) -> HttpResponse:
+    """The "your move" badge; with ``?game=<id>``, a toast if it is your move there.
+
+    The per-user socket only rings; the page fetches this to learn what changed.
+    """
+    game_id = request.GET.get("game", "")
+    toast_game = None
+    if game_id.isdigit() and len(game_id) < 12:
+        toast_game = selectors.game_get_awaiting_move(
+            user=request.user, game_id=int(game_id)
+        )
+    return render(
+        request,
+        "games/_turn_badge.html",
+        {"toast_game": toast_game},
+    )
 
 
 @require_GET

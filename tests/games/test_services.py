@@ -331,9 +331,14 @@ def test_notifications_are_sent_on_commit(
             game_id=game.pk, user=mover, move=move_event(move), expected_ply=game.ply
         )
     game.refresh_from_db()
-    assert (
-        f"game-{game.pk}",
-        {"type": "game.updated", "game": game.pk, "ply": 2},
-    ) in sent
+    [(_, game_message)] = [m for m in sent if m[0] == f"game-{game.pk}"]
+    assert game_message["ply"] == 2 and game_message["status"] == "active"
     next_user = _user_to_move(game)
-    assert (f"user-{next_user.pk}", {"type": "turn", "game": game.pk}) in sent
+    assert (
+        f"user-{next_user.pk}",
+        {"type": "user.updated", "game": game.pk, "your_turn": True},
+    ) in sent
+    assert (
+        f"user-{mover.pk}",
+        {"type": "user.updated", "game": game.pk, "your_turn": False},
+    ) in sent

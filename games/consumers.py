@@ -1,0 +1,82 @@
+"""WebSocket doorbells (STYLE.md): they say "something changed", never what.
+
+``GameConsumer`` (``/ws/games/<id>/``) serves everyone who may see the game page —
+which, like the page, is public. On connect it sends the current ply and status so
+a page that reconnects after a drop catches up by refetching its board.
+``UserConsumer`` (``/ws/user/``) needs a signed-in user and rings on every page
+they have open when one of their games changes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from . import notifications, selectors
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_UNAUTHORISED = 4401
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    group = ""
+
+    async def connect(self) -> None:
+        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        version = await database_sync_to_async(selectors.game_version)(
+            game_id=game_id, user=self.scope.get("user")
+        )
+        if version is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = notifications.game_group(game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        ply, status = version
+        await self.send_json({"type": "game", "ply": ply, "status": status})
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Clients have nothing to say; moves go through the normal POST."""
+
+    async def game_updated(self, event: dict[str, Any]) -> None:
+        # Encoded once by the sender, not once per socket (bench/ws.py: 200 sockets).
+        text = event.get("text") or json.dumps(
+            {"type": "game", "ply": event["ply"], "status": event.get("status", "")}
+        )
+        await self.send(text_data=text)
+
+
+class UserConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    group = ""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        self.group = notifications.user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Nothing to receive."""
+
+    async def user_updated(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": "user",
+                "game": event.get("game"),
+                "your_turn": bool(event.get("your_turn")),
+            }
+        )

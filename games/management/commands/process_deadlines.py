@@ -1,0 +1,33 @@
+"""Apply passed deadlines and send reminders and turn e-mails (for cron)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from games import jobs
+
+
+class Command(BaseCommand):
+    help = (
+        "Apply passed move deadlines (loss or forfeit), send deadline reminders, "
+        "'your move' e-mails and daily digests. Safe to run twice or in parallel."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--loop",
+            type=float,
+            metavar="SECONDS",
+            default=0,
+            help="Run forever, once every SECONDS (default: run once and exit).",
+        )
+
+    def handle(self, *args: Any, loop: float, **options: Any) -> None:
+        if loop > 0:
+            self.stdout.write(f"processing deadlines every {loop:g} s")
+            jobs.run_forever(loop)
+            return
+        report = jobs.process_deadlines()
+        self.stdout.write(str(report))

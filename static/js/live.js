@@ -1,0 +1,76 @@
+// Live pages over WebSockets. The sockets are doorbells: they only say that
+// something changed; the page then refetches its own view over HTTP.
+// - every signed-in page: /ws/user/ -> refetch the "your move" badge (+ toast)
+// - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved
+// After a dropped connection each socket reconnects (with back-off) and catches up:
+// the game socket's first message is the current ply, the badge is refetched.
+(function () {
+  "use strict";
+
+  function socket(path, onMessage, onOpen) {
+    var delay = 500;
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    function open() {
+      var ws = new WebSocket(scheme + location.host + path);
+      ws.onopen = function () {
+        delay = 500;
+        if (onOpen) onOpen();
+      };
+      ws.onmessage = function (event) {
+        try { onMessage(JSON.parse(event.data)); } catch (e) { /* ignore */ }
+      };
+      ws.onclose = function () {
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 15000);
+      };
+    }
+    open();
+  }
+
+  function refreshBadge(game) {
+    var badge = document.getElementById("turn-badge");
+    if (!badge || !window.htmx) return;
+    var url = badge.dataset.url + (game ? "?game=" + encodeURIComponent(game) : "");
+    htmx.ajax("GET", url, { target: "#turn-badge", swap: "outerHTML" });
+  }
+
+  function watchGame(live) {
+    var latest = null; // newest {ply, status} the socket announced
+    var fetching = false;
+
+    function board() { return document.getElementById("board"); }
+    function stale() {
+      var b = board();
+      if (!b || !latest) return false;
+      return latest.ply > Number(b.dataset.ply) ||
+        (latest.ply === Number(b.dataset.ply) && latest.status !== b.dataset.status);
+    }
+    function refresh() {
+      if (fetching || !stale()) return;
+      fetching = true;
+      htmx.ajax("GET", live.dataset.boardUrl, { target: "#board", swap: "outerHTML" })
+        .finally(function () { fetching = false; refresh(); });
+    }
+    socket(live.dataset.socket, function (msg) {
+      if (msg.type !== "game") return;
+      if (latest && msg.ply < latest.ply) return; // an older message, arrived late
+      latest = { ply: msg.ply, status: msg.status };
+      refresh();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!("WebSocket" in window)) return;
+    if (document.body.dataset.userSocket) {
+      var first = true;
+      socket(document.body.dataset.userSocket, function (msg) {
+        if (msg.type === "user") refreshBadge(msg.your_turn ? msg.game : null);
+      }, function () {
+        if (!first) refreshBadge(null); // catch up after a reconnect
+        first = false;
+      });
+    }
+    var live = document.getElementById("live-game");
+    if (live) watchGame(live);
+  });
+})();

@@ -1,0 +1,76 @@
+"""Two players in two browsers: the second sees the first's move appear without
+reloading, and their "your move" badge and toast change live."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+from playwright.sync_api import Browser, expect
+
+from games import services
+
+PASSWORD = "azul-tiles-in-a-row-7"
+
+
+def log_in(page, live_url: str, username: str) -> None:
+    page.goto(f"{live_url}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def test_second_player_sees_the_move_and_badge_without_reloading(
+    browser: Browser, live_url: str, make_user
+):
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+
+    def start():
+        # in a thread: Playwright's event loop runs in this one, and the services
+        # ring the channel layer with async_to_sync after commit
+        game = services.game_create(
+            creator=ana,
+            variant="classic",
+            players=2,
+            days_per_move=2,
+            rated=False,
+            invitees=[binh],
+        )
+        services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
+        game.refresh_from_db()
+        return game
+
+    with ThreadPoolExecutor(1) as pool:
+        game = pool.submit(start).result()
+    first, second = (ana, binh) if game.seat_to_move == 0 else (binh, ana)
+
+    pages = {}
+    for user in (first, second):
+        page = browser.new_context().new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_url, user.username)
+        page.goto(f"{live_url}/games/{game.pk}/")
+        pages[user.username] = page
+    mover, watcher = pages[first.username], pages[second.username]
+    expect(watcher.locator("#turn-badge")).to_have_text("Your move: 0")
+    expect(mover.locator("#turn-badge")).to_have_text("Your move: 1")
+    before = int(watcher.locator("#board").get_attribute("data-ply"))
+    watcher.evaluate("window.__notReloaded = true")
+    # give the sockets a moment to connect before the move
+    watcher.wait_for_timeout(300)
+
+    mover.locator("button.group").first.click()
+    mover.locator("button.dest.legal").first.click()
+
+    watcher.wait_for_function(
+        "before => Number(document.querySelector('#board').dataset.ply) > before",
+        arg=before,
+    )
+    expect(watcher.locator("#board .status")).to_contain_text("Your move.")
+    expect(watcher.locator(".log")).to_contain_text(f"{first.username} took")
+    expect(watcher.locator("#turn-badge")).to_have_text("Your move: 1")
+    expect(watcher.locator(".toast")).to_contain_text(f"Your move in game {game.pk}")
+    expect(mover.locator("#turn-badge")).to_have_text("Your move: 0")
+    assert watcher.evaluate("window.__notReloaded") is True
+    for page in pages.values():
+        page.context.close()
