@@ -6,11 +6,13 @@ as counts by colour — the engine keeps no bag order, and no seed exists.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
 from games.engine.common import CENTER
@@ -144,12 +146,21 @@ def _counts_html(counts: list[int]) -> SafeString:
 
 
 def _groups(
-    source: int, counts: list[int], selected: tuple[int, int] | None, active: bool
+    source: int,
+    counts: list[int],
+    selected: tuple[int, int] | None,
+    active: bool,
+    dests: dict[tuple[int, int], str],
 ) -> list[dict[str, Any]]:
     groups = []
     for colour, count in enumerate(counts):
         if not count:
             continue
+        label_args = {
+            "count": count,
+            "colour": colour_name(colour),
+            "source": source_label(source),
+        }
         groups.append(
             {
                 "value": f"{_source_value(source)}:{COLOURS[colour]}",
@@ -157,15 +168,52 @@ def _groups(
                 "count": count,
                 "selected": selected == (source, colour),
                 "active": active,
-                "label": _("Take %(count)s %(colour)s from %(source)s")
-                % {
-                    "count": count,
-                    "colour": colour_name(colour),
-                    "source": source_label(source),
-                },
+                "label": _("Take %(count)s %(colour)s from %(source)s") % label_args,
+                "chosen": _("%(colour)s from %(source)s") % label_args,
+                "dests": dests.get((source, colour), ""),
             }
         )
     return groups
+
+
+def _overflow(board: Any, line: int, count: int) -> int:
+    """Tiles of ``count`` a pattern line cannot hold (``rules/classic.md §4.3``)."""
+    if line == FLOOR:
+        return 0
+    return max(0, count - (line + 1 - board.line_count[line]))
+
+
+def _destinations_by_group(
+    engine: Any, viewer_seat: int
+) -> tuple[dict[tuple[int, int], dict[int, int]], set[int]]:
+    """Every legal group's destination lines with the tiles each sends to the floor.
+
+    Returns ``{(source, colour): {line: overflow}}`` and the set of overflow counts
+    that occur (so the page carries only the labels it needs).
+    """
+    board = engine.boards[viewer_seat]
+    by_group: dict[tuple[int, int], dict[int, int]] = {}
+    overflows: set[int] = set()
+    for move in engine.legal_moves():
+        if not isinstance(move, Take):
+            continue
+        source, colour = move.source, move.colour
+        counts = engine.center if source == CENTER else engine.factories[source]
+        overflow = _overflow(board, move.line, counts[colour])
+        by_group.setdefault((source, colour), {})[move.line] = overflow
+        if overflow:
+            overflows.add(overflow)
+    return by_group, overflows
+
+
+def _line_value(line: int) -> str:
+    return "floor" if line == FLOOR else str(line)
+
+
+def overflow_text(count: int) -> str:
+    return ngettext("(%(n)s to the floor)", "(%(n)s to the floor)", count) % {
+        "n": count
+    }
 
 
 def board_context(
@@ -179,35 +227,32 @@ def board_context(
     offer = my_turn and engine.phase == "offer"
     selected = parse_group(group) if offer else None
 
+    by_group: dict[tuple[int, int], dict[int, int]] = {}
+    overflows: set[int] = set()
+    if offer and viewer_seat is not None:
+        by_group, overflows = _destinations_by_group(engine, viewer_seat)
+    if selected not in by_group:
+        selected = None
+    # Each tile group carries its legal lines ("line:overflow ...") so the board's
+    # script highlights them without asking the server (static/js/board.js).
+    dests = {
+        group: " ".join(f"{_line_value(line)}:{n}" for line, n in sorted(lines.items()))
+        for group, lines in by_group.items()
+    }
+    chosen = by_group.get(selected, {}) if selected is not None else {}
+    legal_lines = set(chosen)
     destinations: list[dict[str, Any]] = []
-    legal_lines: set[int] = set()
-    if selected is not None:
-        source, colour = selected
-        takes = [
-            m
-            for m in engine.legal_moves()
-            if isinstance(m, Take) and (m.source, m.colour) == selected
-        ]
-        legal_lines = {m.line for m in takes}
-        if not takes:
-            selected = None
-        else:
-            counts = engine.center if source == CENTER else engine.factories[source]
-            count = counts[colour]
-            board = engine.boards[viewer_seat]
-            for line in (*range(5), FLOOR):
-                legal = line in legal_lines
-                overflow = count
-                if line != FLOOR:
-                    overflow = max(0, count - (line + 1 - board.line_count[line]))
-                destinations.append(
-                    {
-                        "value": "floor" if line == FLOOR else str(line),
-                        "label": line_label(line).capitalize(),
-                        "legal": legal,
-                        "overflow": overflow if line != FLOOR else 0,
-                    }
-                )
+    if offer:
+        for line in (*range(5), FLOOR):
+            overflow = chosen.get(line, 0)
+            destinations.append(
+                {
+                    "value": _line_value(line),
+                    "label": line_label(line).capitalize(),
+                    "legal": line in chosen,
+                    "overflow_text": overflow_text(overflow) if overflow else "",
+                }
+            )
 
     wall_choices: list[dict[str, Any]] = []
     pending = getattr(engine, "pending_wall", None)
@@ -232,6 +277,7 @@ def board_context(
                     "number": line + 1,
                     "html": mark_safe(empty * (line + 1 - count) + filled * count),
                     "legal": seat == viewer_seat and line in legal_lines,
+                    "value": line,
                     "pending": is_pending_board and pending[1] == line,
                 }
             )
@@ -281,7 +327,7 @@ def board_context(
     factories = [
         {
             "label": _("Factory %(number)s") % {"number": index + 1},
-            "groups": _groups(index, counts, selected, offer),
+            "groups": _groups(index, counts, selected, offer, dests),
         }
         for index, counts in enumerate(engine.factories)
     ]
@@ -295,18 +341,22 @@ def board_context(
         "my_turn": my_turn,
         "offer": offer,
         "factories": factories,
-        "center_groups": _groups(CENTER, engine.center, selected, offer),
+        "center_groups": _groups(CENTER, engine.center, selected, offer, dests),
         "center_marker": engine.center_marker,
         "selected": selected,
         "selected_source": _source_value(selected[0]) if selected else "",
         "selected_colour": COLOURS[selected[1]] if selected else "",
-        "selected_label": (
+        "selected_label": format_html(
+            '<span class="chosen">{}</span>',
             _("%(colour)s from %(source)s")
             % {"colour": colour_name(selected[1]), "source": source_label(selected[0])}
             if selected
-            else ""
+            else "",
         ),
         "destinations": destinations,
+        "overflow_texts": json.dumps(
+            {str(n): overflow_text(n) for n in sorted(overflows)}, ensure_ascii=False
+        ),
         "wall_choices": wall_choices,
         "pending_line": pending[1] + 1 if wall_choices and pending else None,
         "pending_line_value": pending[1] if wall_choices and pending else None,
