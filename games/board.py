@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.html import format_html
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,7 +18,7 @@ from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
 from games.engine.common import CENTER
 
 from .models import Game
-from .tiles import colour_name, tile_html
+from .tiles import colour_name, tile_html, tile_table
 
 
 def parse_group(value: str | None) -> tuple[int, int] | None:
@@ -152,6 +152,10 @@ def _groups(
     active: bool,
     dests: dict[tuple[int, int], str],
 ) -> list[dict[str, Any]]:
+    """The tile groups of one factory or the centre, each with its HTML: a submit
+    button of the board's GET form when the viewer may take it, else plain tiles.
+    """
+    tiles = tile_table()
     groups = []
     for colour, count in enumerate(counts):
         if not count:
@@ -161,19 +165,32 @@ def _groups(
             "colour": colour_name(colour),
             "source": source_label(source),
         }
+        value = f"{_source_value(source)}:{COLOURS[colour]}"
+        tiles_html = str(tiles[colour, ""]) * count
+        is_selected = selected == (source, colour)
+        if active:
+            html = format_html(
+                '<button type="submit" name="group" value="{}" class="group{}" '
+                'aria-pressed="{}" aria-label="{}" data-dests="{}" '
+                'data-chosen="{}">{}</button>',
+                value,
+                " selected" if is_selected else "",
+                "true" if is_selected else "false",
+                _("Take %(count)s %(colour)s from %(source)s") % label_args,
+                dests.get((source, colour), ""),
+                _("%(colour)s from %(source)s") % label_args,
+                mark_safe(tiles_html),
+            )
+        else:
+            html = mark_safe(f'<span class="group">{tiles_html}</span>')
         groups.append(
-            {
-                "value": f"{_source_value(source)}:{COLOURS[colour]}",
-                "tiles_html": mark_safe(str(tile_html(colour)) * count),
-                "count": count,
-                "selected": selected == (source, colour),
-                "active": active,
-                "label": _("Take %(count)s %(colour)s from %(source)s") % label_args,
-                "chosen": _("%(colour)s from %(source)s") % label_args,
-                "dests": dests.get((source, colour), ""),
-            }
+            {"value": value, "count": count, "selected": is_selected, "html": html}
         )
     return groups
+
+
+def _groups_html(groups: list[dict[str, Any]]) -> SafeString:
+    return mark_safe("".join(str(g["html"]) for g in groups))
 
 
 def _overflow(board: Any, line: int, count: int) -> int:
@@ -263,47 +280,49 @@ def board_context(
         ]
     wall_columns = {c["column"] for c in wall_choices}
 
+    tiles = tile_table()
+    empty = str(tiles[None, ""])
+    line_names = [escape(_("Line %(n)s") % {"n": line + 1}) for line in range(5)]
     players = []
     for seat, board in enumerate(engine.boards):
         is_pending_board = bool(wall_choices) and seat == viewer_seat
         lines = []
         for line in range(5):
             count = board.line_count[line]
-            colour = board.line_colour[line]
-            empty = str(tile_html(None))
-            filled = str(tile_html(colour)) if count else ""
+            filled = str(tiles[board.line_colour[line], ""]) if count else ""
+            classes = []
+            if seat == viewer_seat and line in legal_lines:
+                classes.append("legal")
+            if is_pending_board and pending[1] == line:
+                classes.append("pending")
             lines.append(
-                {
-                    "number": line + 1,
-                    "html": mark_safe(empty * (line + 1 - count) + filled * count),
-                    "legal": seat == viewer_seat and line in legal_lines,
-                    "value": line,
-                    "pending": is_pending_board and pending[1] == line,
-                }
+                f'<li class="{" ".join(classes)}" data-line="{line}" '
+                f'aria-label="{line_names[line]}">'
+                f"{empty * (line + 1 - count)}{filled * count}</li>"
             )
         wall = []
         for row in range(5):
-            cells = []
+            wall.append("<tr>")
             for column in range(5):
                 placed = board.wall[row][column]
                 printed = engine.wall_colour(row, column)
                 if placed >= 0:
-                    html = tile_html(placed)
+                    html = tiles[placed, ""]
                 elif printed is not None:
-                    html = tile_html(printed, "printed")
+                    html = tiles[printed, "printed"]
                 else:
-                    html = tile_html(None)
+                    html = tiles[None, ""]
                 choice = (
                     is_pending_board and pending[1] == row and column in wall_columns
                 )
-                cells.append(
+                wall.append(
                     f'<td class="choice">{html}</td>' if choice else f"<td>{html}</td>"
                 )
-            wall.append(mark_safe("".join(cells)))
+            wall.append("</tr>")
         floor_items = []
         for index, penalty in enumerate(FLOOR_PENALTIES):
             item = board.floor[index] if index < len(board.floor) else None
-            content = _marker_html() if item == MARKER else tile_html(item)
+            content = _marker_html() if item == MARKER else tiles[item, ""]
             floor_items.append(f"<li><small>-{penalty}</small>{content}</li>")
         floor = mark_safe("".join(floor_items))
         seat_row = seat_rows[seat]
@@ -314,8 +333,8 @@ def board_context(
                 "score": board.score,
                 "is_me": seat == viewer_seat,
                 "to_move": seat == to_move,
-                "lines": lines,
-                "wall": wall,
+                "lines_html": mark_safe("".join(lines)),
+                "wall_html": mark_safe("".join(wall)),
                 "floor": floor,
                 "floor_legal": seat == viewer_seat and FLOOR in legal_lines,
                 "rank": seat_row.rank,
@@ -327,10 +346,11 @@ def board_context(
     factories = [
         {
             "label": _("Factory %(number)s") % {"number": index + 1},
-            "groups": _groups(index, counts, selected, offer, dests),
+            "groups_html": _groups_html(_groups(index, counts, selected, offer, dests)),
         }
         for index, counts in enumerate(engine.factories)
     ]
+    center_groups = _groups(CENTER, engine.center, selected, offer, dests)
     return {
         "names": names,
         "round": engine.round,
@@ -341,7 +361,7 @@ def board_context(
         "my_turn": my_turn,
         "offer": offer,
         "factories": factories,
-        "center_groups": _groups(CENTER, engine.center, selected, offer, dests),
+        "center_groups_html": _groups_html(center_groups),
         "center_marker": engine.center_marker,
         "selected": selected,
         "selected_source": _source_value(selected[0]) if selected else "",
@@ -365,5 +385,7 @@ def board_context(
         "lid_html": _counts_html(engine.lid),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
-        "log": describe_log(engine.log, names),
+        "log_html": format_html_join(
+            "", "<li>{}</li>", ((line,) for line in describe_log(engine.log, names))
+        ),
     }
