@@ -247,3 +247,46 @@ async def test_asgi_application_serves_pages():
     response = await communicator.get_response()
     assert response["status"] == 200
     assert b"<form" in response["body"]
+
+
+@pytest.mark.parametrize(("variant", "count"), [("classic", 2), ("classic-grey", 3)])
+def test_a_whole_game_played_from_the_boards_own_attributes(
+    client_for, players, start_game, variant, count
+):
+    """Every move read off the board the mover was sent, as board.js would."""
+    import random
+
+    game = start_game(players[:count], variant=variant)
+    clients = {user.pk: client_for(user) for user in players[:count]}
+    rng = random.Random(7)
+    url = reverse("games:detail", args=[game.pk])
+    board = clients[_mover(game).pk].get(url, **HTMX).text
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        client = clients[_mover(game).pk]
+        if "Your move." not in board:
+            board = client.get(url, **HTMX).text  # the doorbell's refetch
+        assert "Your move." in board
+        ply = re.search(r'data-ply="(\d+)"', board).group(1)
+        groups = GROUP_BUTTON.findall(board)
+        if groups:
+            value, _pressed, dests = rng.choice(groups)
+            source, colour = value.split(":")
+            data = {"kind": "take", "source": source, "colour": colour}
+            data["line"] = rng.choice(dests.split()).split(":")[0]
+        else:  # grey wall tiling: the column buttons
+            line = re.search(r'name="line" value="(\d)"', board).group(1)
+            columns = re.findall(r'name="column" value="(\d)"', board)
+            data = {"kind": "wall", "line": line, "column": rng.choice(columns)}
+        board = client.post(
+            reverse("games:move", args=[game.pk]),
+            {"expected_ply": ply, **data},
+            **HTMX,
+        ).text
+        assert 'role="alert"' not in board
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert "Final result" in board
+    assert selectors.game_engine_from_moves(game).events() == game.cached_events
