@@ -2,9 +2,11 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
+
+from azulsite.handlers import get_asgi_application  # noqa: E402
+
+# The sync middleware and views run in one thread hop per request (handlers.py).
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -1,15 +1,24 @@
 """HTTP benchmark: N simulated players making moves concurrently on a live server.
 
-Starts Daphne on a free port with a fresh SQLite database, creates the players and
-their two-player games through the ORM, gives each player its own logged-in
-session (a session row, as a login would leave), and runs one thread per player:
-poll the board (HTMX partial), and when it is your move pick a tile group, then a
-legal destination, and post it — exactly what the board's buttons do. When a game
-ends, its two players start a new one through the lobby views. One more thread
-loads a trivial page (the login form) in the same run.
+Starts Daphne on a free port with a fresh SQLite database (DEBUG off), creates the
+players and their two-player games through the ORM, gives each player its own
+logged-in session (a session row, as a login would leave), and runs one thread per
+player, doing what a browser does:
 
-Prints moves/s and the move round-trip p50/p95/p99 (the POST that plays), and the
-same percentiles for the trivial page. Usage:
+- it fetches its board (the HTMX partial) when the page loads and whenever the
+  game's doorbell rings — the site rings a WebSocket (games/notifications.py);
+  here the partner's thread wakes it in-process after its move returned (a missed
+  ring costs a 1 s poll);
+- on its turn it picks a tile group and one of that group's legal destinations
+  from the board's data attributes, as static/js/board.js does on a click (no
+  request), and POSTs the move; the answer is its new board;
+- when a game ends, the two players start a new one through the lobby views.
+
+Every request the flow makes is counted. One more thread loads a trivial page
+(the login form) in the same run. Prints moves/s, requests/s, the move POST's
+round trip p50/p95/p99, the full turn cycle (from the partner's move returning,
+through the doorbell refetch, to this player's POST returning) and the trivial
+page's percentiles. Usage:
 
     .venv/bin/python bench/http.py [--players 50] [--seconds 20] [--warmup 3]
 """
@@ -39,8 +48,7 @@ import urllib.parse  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-GROUP_RE = re.compile(r'name="group" value="([^"]+)"')
-DEST_RE = re.compile(r'name="line" value="([^"]+)" class="dest legal"')
+GROUP_RE = re.compile(r'name="group" value="([^"]+)"[^>]*data-dests="([^"]+)"')
 PLY_RE = re.compile(r'data-ply="(\d+)"')
 CSRF = secrets.token_hex(16)  # 32 characters: a valid masked-less CSRF secret
 
@@ -120,10 +128,27 @@ class Client:
 class Stats:
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.moves: list[tuple[float, float]] = []  # (end time, seconds)
+        self.moves: list[tuple[float, float]] = []  # (end time, seconds) per POST
+        self.turns: list[tuple[float, float]] = []  # (end time, seconds) per turn
         self.trivial: list[tuple[float, float]] = []
+        self.requests: list[float] = []  # end time of every player request
         self.errors = 0
         self.games_finished = 0
+
+    def request_done(self) -> None:
+        with self.lock:
+            self.requests.append(time.perf_counter())
+
+
+def ring(pair: dict[str, object]) -> int:
+    """The partner's doorbell: on the site, games/notifications.py rings the
+    socket and the browser refetches its board; here the thread is woken.
+    Returns the new ring count (the ringer has seen its own ring)."""
+    with pair["cond"]:  # type: ignore[attr-defined]
+        pair["rung"] += 1  # type: ignore[operator]
+        pair["rung_at"] = time.perf_counter()
+        pair["cond"].notify_all()  # type: ignore[attr-defined]
+        return int(pair["rung"])  # type: ignore[call-overload]
 
 
 def player(
@@ -137,16 +162,21 @@ def player(
     stop: threading.Event,
     rng: random.Random,
 ) -> None:
+    """One browser: its board, then on its turn one POST; the board's script
+    picks a tile group and a destination from the group's data-dests, as a
+    click does, without asking the server."""
     client = Client(port, session_key)
     cond: threading.Condition = pair["cond"]  # type: ignore[assignment]
     board: str | None = None  # the board as last drawn for this player
     ring_seen = 0
+    turn_started: float | None = None  # when this player's turn began
     while not stop.is_set():
         game_id = seat_game["game"]
         if board is None:
             with cond:
                 ring_seen = pair["rung"]  # type: ignore[assignment]
             status, board, _ = client.request("GET", f"/games/{game_id}/", htmx=True)
+            stats.request_done()
             if status != 200:
                 with stats.lock:
                     stats.errors += 1
@@ -156,52 +186,50 @@ def player(
         if "Final result" in board:
             with stats.lock:
                 stats.games_finished += is_creator
-            new_game(client, seat_game, pair, is_creator, partner_name, stop)
-            board = None
+            new_game(client, seat_game, pair, is_creator, partner_name, stop, stats)
+            board, turn_started = None, None
             continue
         if "Your move." not in board:
-            # The live site rings a doorbell (games/notifications.py) and the
-            # browser refetches its board; here the partner's thread rings it.
+            # Wait for the doorbell, then refetch the board (as the page does).
+            # A missed ring costs at most a 1 s poll.
             with cond:
                 if pair["rung"] == ring_seen:
                     cond.wait(timeout=1.0)
+                if pair["rung"] != ring_seen:
+                    turn_started = float(pair["rung_at"])  # type: ignore[arg-type]
             board = None
             continue
         groups = GROUP_RE.findall(board)
-        if not groups:
+        ply = PLY_RE.search(board)
+        if not groups or ply is None:
             board = None
             continue
-        group = rng.choice(groups)
-        query = urllib.parse.urlencode({"group": group})
-        _, chosen, _ = client.request("GET", f"/games/{game_id}/?{query}", htmx=True)
-        destinations = DEST_RE.findall(chosen)
-        ply = PLY_RE.search(chosen)
-        if not destinations or ply is None:
-            board = None
-            continue
+        group, dests = rng.choice(groups)
         source, colour = group.split(":")
         data = {
             "expected_ply": ply.group(1),
             "kind": "take",
             "source": source,
             "colour": colour,
-            "line": rng.choice(destinations),
+            "line": rng.choice(dests.split()).split(":")[0],
         }
         started = time.perf_counter()
         status, answer, _ = client.request(
             "POST", f"/games/{game_id}/move/", data, htmx=True
         )
-        elapsed = time.perf_counter() - started
+        done = time.perf_counter()
+        stats.request_done()
         ok = status == 200 and 'role="alert"' not in answer
         with stats.lock:
             if ok:
-                stats.moves.append((time.perf_counter(), elapsed))
+                stats.moves.append((done, done - started))
+                if turn_started is not None:
+                    stats.turns.append((done, done - turn_started))
             else:
                 stats.errors += 1
         board = answer if ok else None  # HTMX swaps in the answer: no refetch
-        with cond:
-            pair["rung"] += 1  # type: ignore[operator]
-            cond.notify_all()
+        turn_started = done  # if the answer says "Your move." again
+        ring_seen = ring(pair)
 
 
 def new_game(
@@ -211,8 +239,10 @@ def new_game(
     is_creator: bool,
     partner_name: str,
     stop: threading.Event,
+    stats: Stats,
 ) -> None:
-    """The creator opens a new game inviting its partner; the partner accepts."""
+    """The creator opens a new game inviting its partner; the partner accepts
+    (which deals round 1 and rings the creator's doorbell)."""
     finished = seat_game["game"]
     if is_creator:
         status, _, headers = client.request(
@@ -225,6 +255,7 @@ def new_game(
                 "invite": partner_name,
             },
         )
+        stats.request_done()
         location = headers.get("Location", "")
         match = re.search(r"/games/(\d+)/", location)
         if status != 302 or not match:
@@ -232,8 +263,7 @@ def new_game(
         seat_game["game"] = int(match.group(1))
         with pair["cond"]:  # type: ignore[attr-defined]
             pair["game"] = seat_game["game"]
-            pair["rung"] += 1  # type: ignore[operator]
-            pair["cond"].notify_all()  # type: ignore[attr-defined]
+        ring(pair)
         return
     with pair["cond"]:  # type: ignore[attr-defined]
         while pair["game"] == finished and not stop.is_set():
@@ -242,7 +272,9 @@ def new_game(
     if new_id == finished:
         return
     client.request("POST", f"/games/{new_id}/accept/", {})
+    stats.request_done()
     seat_game["game"] = new_id
+    ring(pair)
 
 
 def trivial(port: int, stats: Stats, stop: threading.Event) -> None:
@@ -295,7 +327,7 @@ def prepare(players: int, db_path: Path, env: dict[str, str]) -> list[dict]:
             invitees=[partner],
         )
         services.game_invitation_respond(game_id=game.pk, user=partner, accept=True)
-        pair = {"game": game.pk, "cond": threading.Condition(), "rung": 0}
+        pair = {"game": game.pk, "cond": threading.Condition(), "rung": 0, "rung_at": 0}
         for user, partner_user, is_creator in (
             (creator, partner, True),
             (partner, creator, False),
@@ -391,14 +423,22 @@ def main() -> int:
         for thread in threads:
             thread.join(timeout=10)
         moves = [s for t, s in stats.moves if begin <= t <= end]
+        turns = [s for t, s in stats.turns if begin <= t <= end]
         pages = [s for t, s in stats.trivial if begin <= t <= end]
+        requests = [t for t in stats.requests if begin <= t <= end]
         print(
             f"{args.players} players, {args.players // 2} two-player games, "
             f"{args.seconds:.0f} s measured after {args.warmup:.0f} s warm-up "
             f"(Daphne, SQLite, one process)"
         )
         print(f"moves/s      {len(moves) / args.seconds:8.1f}")
+        print(
+            f"requests/s   {len(requests) / args.seconds:8.1f}  "
+            f"(board GETs and move POSTs; {len(requests) / max(1, len(moves)):.2f}"
+            " a move)"
+        )
         print(f"move POST    {percentiles(moves)}")
+        print(f"turn cycle   {percentiles(turns)}")
         print(f"trivial GET  {percentiles(pages)}")
         if len(moves) > 1 and len(pages) > 1:
             move_p95 = statistics.quantiles(moves, n=100, method="inclusive")[94]

@@ -6,18 +6,20 @@ as counts by colour — the engine keeps no bag order, and no seed exists.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.utils.html import format_html
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import record
 from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
 from games.engine.common import CENTER
 
 from .models import Game
-from .tiles import colour_name, tile_html
+from .tiles import colour_name, tile_html, tile_table
 
 
 def parse_group(value: str | None) -> tuple[int, int] | None:
@@ -179,28 +181,91 @@ def _counts_html(counts: list[int]) -> SafeString:
 
 
 def _groups(
-    source: int, counts: list[int], selected: tuple[int, int] | None, active: bool
+    source: int,
+    counts: list[int],
+    selected: tuple[int, int] | None,
+    active: bool,
+    dests: dict[tuple[int, int], str],
 ) -> list[dict[str, Any]]:
+    """The tile groups of one factory or the centre, each with its HTML: a submit
+    button of the board's GET form when the viewer may take it, else plain tiles.
+    """
+    tiles = tile_table()
     groups = []
     for colour, count in enumerate(counts):
         if not count:
             continue
+        label_args = {
+            "count": count,
+            "colour": colour_name(colour),
+            "source": source_label(source),
+        }
+        value = f"{_source_value(source)}:{COLOURS[colour]}"
+        tiles_html = str(tiles[colour, ""]) * count
+        is_selected = selected == (source, colour)
+        if active:
+            html = format_html(
+                '<button type="submit" name="group" value="{}" class="group{}" '
+                'aria-pressed="{}" aria-label="{}" data-dests="{}" '
+                'data-chosen="{}">{}</button>',
+                value,
+                " selected" if is_selected else "",
+                "true" if is_selected else "false",
+                _("Take %(count)s %(colour)s from %(source)s") % label_args,
+                dests.get((source, colour), ""),
+                _("%(colour)s from %(source)s") % label_args,
+                mark_safe(tiles_html),
+            )
+        else:
+            html = mark_safe(f'<span class="group">{tiles_html}</span>')
         groups.append(
-            {
-                "value": f"{_source_value(source)}:{COLOURS[colour]}",
-                "tiles_html": mark_safe(str(tile_html(colour)) * count),
-                "count": count,
-                "selected": selected == (source, colour),
-                "active": active,
-                "label": _("Take %(count)s %(colour)s from %(source)s")
-                % {
-                    "count": count,
-                    "colour": colour_name(colour),
-                    "source": source_label(source),
-                },
-            }
+            {"value": value, "count": count, "selected": is_selected, "html": html}
         )
     return groups
+
+
+def _groups_html(groups: list[dict[str, Any]]) -> SafeString:
+    return mark_safe("".join(str(g["html"]) for g in groups))
+
+
+def _overflow(board: Any, line: int, count: int) -> int:
+    """Tiles of ``count`` a pattern line cannot hold (``rules/classic.md §4.3``)."""
+    if line == FLOOR:
+        return 0
+    return max(0, count - (line + 1 - board.line_count[line]))
+
+
+def _destinations_by_group(
+    engine: Any, viewer_seat: int
+) -> tuple[dict[tuple[int, int], dict[int, int]], set[int]]:
+    """Every legal group's destination lines with the tiles each sends to the floor.
+
+    Returns ``{(source, colour): {line: overflow}}`` and the set of overflow counts
+    that occur (so the page carries only the labels it needs).
+    """
+    board = engine.boards[viewer_seat]
+    by_group: dict[tuple[int, int], dict[int, int]] = {}
+    overflows: set[int] = set()
+    for move in engine.legal_moves():
+        if not isinstance(move, Take):
+            continue
+        source, colour = move.source, move.colour
+        counts = engine.center if source == CENTER else engine.factories[source]
+        overflow = _overflow(board, move.line, counts[colour])
+        by_group.setdefault((source, colour), {})[move.line] = overflow
+        if overflow:
+            overflows.add(overflow)
+    return by_group, overflows
+
+
+def _line_value(line: int) -> str:
+    return "floor" if line == FLOOR else str(line)
+
+
+def overflow_text(count: int) -> str:
+    return ngettext("(%(n)s to the floor)", "(%(n)s to the floor)", count) % {
+        "n": count
+    }
 
 
 def board_context(
@@ -214,35 +279,32 @@ def board_context(
     offer = my_turn and engine.phase == "offer"
     selected = parse_group(group) if offer else None
 
+    by_group: dict[tuple[int, int], dict[int, int]] = {}
+    overflows: set[int] = set()
+    if offer and viewer_seat is not None:
+        by_group, overflows = _destinations_by_group(engine, viewer_seat)
+    if selected not in by_group:
+        selected = None
+    # Each tile group carries its legal lines ("line:overflow ...") so the board's
+    # script highlights them without asking the server (static/js/board.js).
+    dests = {
+        group: " ".join(f"{_line_value(line)}:{n}" for line, n in sorted(lines.items()))
+        for group, lines in by_group.items()
+    }
+    chosen = by_group.get(selected, {}) if selected is not None else {}
+    legal_lines = set(chosen)
     destinations: list[dict[str, Any]] = []
-    legal_lines: set[int] = set()
-    if selected is not None:
-        source, colour = selected
-        takes = [
-            m
-            for m in engine.legal_moves()
-            if isinstance(m, Take) and (m.source, m.colour) == selected
-        ]
-        legal_lines = {m.line for m in takes}
-        if not takes:
-            selected = None
-        else:
-            counts = engine.center if source == CENTER else engine.factories[source]
-            count = counts[colour]
-            board = engine.boards[viewer_seat]
-            for line in (*range(5), FLOOR):
-                legal = line in legal_lines
-                overflow = count
-                if line != FLOOR:
-                    overflow = max(0, count - (line + 1 - board.line_count[line]))
-                destinations.append(
-                    {
-                        "value": "floor" if line == FLOOR else str(line),
-                        "label": line_label(line).capitalize(),
-                        "legal": legal,
-                        "overflow": overflow if line != FLOOR else 0,
-                    }
-                )
+    if offer:
+        for line in (*range(5), FLOOR):
+            overflow = chosen.get(line, 0)
+            destinations.append(
+                {
+                    "value": _line_value(line),
+                    "label": line_label(line).capitalize(),
+                    "legal": line in chosen,
+                    "overflow_text": overflow_text(overflow) if overflow else "",
+                }
+            )
 
     wall_choices: list[dict[str, Any]] = []
     pending = getattr(engine, "pending_wall", None)
@@ -253,46 +315,49 @@ def board_context(
         ]
     wall_columns = {c["column"] for c in wall_choices}
 
+    tiles = tile_table()
+    empty = str(tiles[None, ""])
+    line_names = [escape(_("Line %(n)s") % {"n": line + 1}) for line in range(5)]
     players = []
     for seat, board in enumerate(engine.boards):
         is_pending_board = bool(wall_choices) and seat == viewer_seat
         lines = []
         for line in range(5):
             count = board.line_count[line]
-            colour = board.line_colour[line]
-            empty = str(tile_html(None))
-            filled = str(tile_html(colour)) if count else ""
+            filled = str(tiles[board.line_colour[line], ""]) if count else ""
+            classes = []
+            if seat == viewer_seat and line in legal_lines:
+                classes.append("legal")
+            if is_pending_board and pending[1] == line:
+                classes.append("pending")
             lines.append(
-                {
-                    "number": line + 1,
-                    "html": mark_safe(empty * (line + 1 - count) + filled * count),
-                    "legal": seat == viewer_seat and line in legal_lines,
-                    "pending": is_pending_board and pending[1] == line,
-                }
+                f'<li class="{" ".join(classes)}" data-line="{line}" '
+                f'aria-label="{line_names[line]}">'
+                f"{empty * (line + 1 - count)}{filled * count}</li>"
             )
         wall = []
         for row in range(5):
-            cells = []
+            wall.append("<tr>")
             for column in range(5):
                 placed = board.wall[row][column]
                 printed = engine.wall_colour(row, column)
                 if placed >= 0:
-                    html = tile_html(placed)
+                    html = tiles[placed, ""]
                 elif printed is not None:
-                    html = tile_html(printed, "printed")
+                    html = tiles[printed, "printed"]
                 else:
-                    html = tile_html(None)
+                    html = tiles[None, ""]
                 choice = (
                     is_pending_board and pending[1] == row and column in wall_columns
                 )
-                cells.append(
+                wall.append(
                     f'<td class="choice">{html}</td>' if choice else f"<td>{html}</td>"
                 )
-            wall.append(mark_safe("".join(cells)))
+            wall.append("</tr>")
         floor_items = []
         for index, penalty in enumerate(FLOOR_PENALTIES):
             item = board.floor[index] if index < len(board.floor) else None
-            content = _marker_html() if item == MARKER else tile_html(item)
+            content = _marker_html() if item == MARKER else tiles[item, ""]
             floor_items.append(f"<li><small>-{penalty}</small>{content}</li>")
         floor = mark_safe("".join(floor_items))
         seat_row = seat_rows[seat]
@@ -303,8 +368,8 @@ def board_context(
                 "score": board.score,
                 "is_me": seat == viewer_seat,
                 "to_move": seat == to_move,
-                "lines": lines,
-                "wall": wall,
+                "lines_html": mark_safe("".join(lines)),
+                "wall_html": mark_safe("".join(wall)),
                 "floor": floor,
                 "floor_legal": seat == viewer_seat and FLOOR in legal_lines,
                 "rank": seat_row.rank,
@@ -317,10 +382,11 @@ def board_context(
     factories = [
         {
             "label": _("Factory %(number)s") % {"number": index + 1},
-            "groups": _groups(index, counts, selected, offer),
+            "groups_html": _groups_html(_groups(index, counts, selected, offer, dests)),
         }
         for index, counts in enumerate(engine.factories)
     ]
+    center_groups = _groups(CENTER, engine.center, selected, offer, dests)
     return {
         "names": names,
         "round": engine.round,
@@ -331,18 +397,22 @@ def board_context(
         "my_turn": my_turn,
         "offer": offer,
         "factories": factories,
-        "center_groups": _groups(CENTER, engine.center, selected, offer),
+        "center_groups_html": _groups_html(center_groups),
         "center_marker": engine.center_marker,
         "selected": selected,
         "selected_source": _source_value(selected[0]) if selected else "",
         "selected_colour": COLOURS[selected[1]] if selected else "",
-        "selected_label": (
+        "selected_label": format_html(
+            '<span class="chosen">{}</span>',
             _("%(colour)s from %(source)s")
             % {"colour": colour_name(selected[1]), "source": source_label(selected[0])}
             if selected
-            else ""
+            else "",
         ),
         "destinations": destinations,
+        "overflow_texts": json.dumps(
+            {str(n): overflow_text(n) for n in sorted(overflows)}, ensure_ascii=False
+        ),
         "wall_choices": wall_choices,
         "pending_line": pending[1] + 1 if wall_choices and pending else None,
         "pending_line_value": pending[1] if wall_choices and pending else None,
@@ -351,10 +421,17 @@ def board_context(
         "lid_html": _counts_html(engine.lid),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
-        "log": log_with_forfeits(
-            game=game,
-            lines=describe_log(engine.log, names),
-            names=names,
-            seat_rows=seat_rows,
+        "log_html": format_html_join(
+            "",
+            "<li>{}</li>",
+            (
+                (line,)
+                for line in log_with_forfeits(
+                    game=game,
+                    lines=describe_log(engine.log, names),
+                    names=names,
+                    seat_rows=seat_rows,
+                )
+            ),
         ),
     }

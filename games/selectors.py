@@ -13,12 +13,15 @@ from games.engine.common import Game as EngineGame
 from .models import Game, Move, Seat
 
 
+def seats_with_users() -> Prefetch:
+    """Prefetch a game's seats in order, with their users (one query)."""
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("user").order_by("number")
+    )
+
+
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
-    return queryset.prefetch_related(
-        Prefetch(
-            "seats", queryset=Seat.objects.select_related("user").order_by("number")
-        )
-    ).select_related("creator")
+    return queryset.prefetch_related(seats_with_users()).select_related("creator")
 
 
 def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
@@ -31,8 +34,22 @@ def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
 
 
 def game_engine(game: Game) -> EngineGame:
-    """The engine state of a started game, from the cache (``Game.state``)."""
-    return _replay(game, game.cached_events)
+    """The engine state of a started game, from the cache (``Game.state``).
+
+    Remembered on ``game`` for its current ply, so one request replays the game
+    once (the move service hands its engine on to the board it answers with).
+    """
+    remembered = getattr(game, "_engine_at_ply", None)
+    if remembered is not None and remembered[0] == game.ply:
+        return remembered[1]
+    engine = _replay(game, game.cached_events)
+    game_engine_remember(game=game, engine=engine)
+    return engine
+
+
+def game_engine_remember(*, game: Game, engine: EngineGame) -> None:
+    """Note that ``engine`` is ``game``'s state at its current ply."""
+    game._engine_at_ply = (game.ply, engine)  # type: ignore[attr-defined]
 
 
 def game_engine_from_moves(game: Game) -> EngineGame:

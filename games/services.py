@@ -26,7 +26,7 @@ from games.engine.common import Game as EngineGame
 from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
-from .selectors import game_engine
+from .selectors import game_engine, game_engine_remember, seats_with_users
 
 
 class GameActionError(Exception):
@@ -43,9 +43,12 @@ def _system_rng() -> random.Random:
     return random.SystemRandom()
 
 
-def _locked_game(game_id: int) -> Game:
+def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
+    games = Game.objects.select_for_update()
+    if with_seats:
+        games = games.prefetch_related(seats_with_users())
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameActionError(_("This game does not exist."), "no_game") from None
 
@@ -271,6 +274,17 @@ def _notify_after_commit(game: Game, users: Mapping[int, int | None]) -> None:
     )
 
 
+# What a move changes on a game that goes on (one narrow UPDATE).
+_MOVE_FIELDS = [
+    "ply",
+    "state",
+    "seat_to_move",
+    "turn_deadline",
+    "reminder_sent_at",
+    "turn_email_sent",
+]
+
+
 def game_play_move(
     *, game_id: int, user: User, move: Mapping[str, Any], expected_ply: int
 ) -> Game:
@@ -280,11 +294,15 @@ def game_play_move(
     ``{"from", "colour", "to"}`` or a grey-wall ``{"wall": {"line", "column"}}``);
     ``expected_ply`` is the ply the player's page was drawn at, so a stale page or
     a second click refuses instead of playing twice.
+
+    The returned game has its seats (with users) prefetched and its new engine
+    state remembered, so the caller can draw the board without another query or
+    replay.
     """
     try:
         with transaction.atomic():
-            game = _locked_game(game_id)
-            seat_rows = list(game.seats.order_by("number"))
+            game = _locked_game(game_id, with_seats=True)
+            seat_rows = list(game.seats.all())  # prefetched, in seat order
             seat = next((s.number for s in seat_rows if s.user_id == user.pk), None)
             if seat is None:
                 raise GameActionError(_("You are not playing in this game."), "seat")
@@ -308,7 +326,11 @@ def game_play_move(
             except EngineError as error:
                 raise GameActionError(engine_error_message(error), error.code) from None
             _append_events(game, engine, events, rng=_system_rng(), seats=seat_rows)
-            game.save()
+            if game.status == Game.Status.FINISHED:
+                game.save()  # game_finish may have changed any field
+            else:
+                game.save(update_fields=_MOVE_FIELDS)
+            game_engine_remember(game=game, engine=engine)
     except IntegrityError:
         # Another request appended the same ply first (SQLite's only guard).
         raise GameActionError(

@@ -41,27 +41,44 @@ def tile(colour: int) -> dict[str, str]:
     }
 
 
-_HTML_CACHE: dict[tuple[str | None, int | None, str], SafeString] = {}
+_HTML_CACHE: dict[str | None, dict[tuple[int | None, str], SafeString]] = {}
+_EXTRAS = ("", "printed")
+
+
+def _build_tile_html(colour: int | None, extra: str) -> SafeString:
+    if colour is None:
+        return format_html('<span class="tile none {}"></span>', extra)
+    t = tile(colour)
+    return format_html(
+        '<span class="tile t-{} {}" role="img" aria-label="{}" title="{}">{}</span>',
+        t["css"],
+        extra,
+        t["name"],
+        t["name"],
+        t["letter"],
+    )
+
+
+def tile_table() -> dict[tuple[int | None, str], SafeString]:
+    """Every tile's HTML in the current language, keyed ``(colour, extra)``
+    (``colour`` None is an empty space; ``extra`` "" or "printed").
+
+    Built once per language: a board draws ~100 tiles, and even looking up the
+    language once per tile shows in a profile.
+    """
+    language = get_language()
+    table = _HTML_CACHE.get(language)
+    if table is None:
+        table = {
+            (colour, extra): _build_tile_html(colour, extra)
+            for colour in (None, *range(len(COLOURS)))
+            for extra in _EXTRAS
+        }
+        _HTML_CACHE[language] = table
+    return table
 
 
 def tile_html(colour: int | None, extra: str = "") -> SafeString:
-    """One tile as HTML (colour class, pattern, letter and label), cached per
-    language: a board draws ~100 tiles and a template tag each costs too much."""
-    key = (get_language(), colour, extra)
-    html = _HTML_CACHE.get(key)
-    if html is None:
-        if colour is None:
-            html = format_html('<span class="tile none {}"></span>', extra)
-        else:
-            t = tile(colour)
-            html = format_html(
-                '<span class="tile t-{} {}" role="img" aria-label="{}" title="{}">'
-                "{}</span>",
-                t["css"],
-                extra,
-                t["name"],
-                t["name"],
-                t["letter"],
-            )
-        _HTML_CACHE[key] = html
-    return html
+    """One tile as HTML (colour class, pattern, letter and label)."""
+    html = tile_table().get((colour, extra))
+    return html if html is not None else _build_tile_html(colour, extra)

@@ -130,13 +130,14 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
     pavilion = variant is not None and variant.startswith("pavilion")
     form = PavilionMoveForm(request.POST) if pavilion else MoveForm(request.POST)
     error = ""
+    game: Game | None = None
     if not form.is_valid():
         error = _("That move could not be read; please choose again.")
         if form.non_field_errors():
             error = form.non_field_errors()[0]
     else:
         try:
-            services.game_play_move(
+            game = services.game_play_move(
                 game_id=pk,
                 user=request.user,
                 move=form.record_event(),
@@ -145,7 +146,8 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
         except services.GameActionError as action_error:
             error = action_error.message
     if request.htmx:
-        return _board_response(request, _game_or_404(pk), error=error)
+        # After a move, the service's game (seats and engine included) is current.
+        return _board_response(request, game or _game_or_404(pk), error=error)
     if error:
         messages.error(request, error)
     return redirect("games:detail", pk=pk)

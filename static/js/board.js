@@ -1,11 +1,66 @@
-// After HTMX swaps in a new board, move keyboard focus to what is now actionable:
-// the first legal destination, else the first tile group, else the status line.
-document.addEventListener("htmx:afterSwap", function (event) {
-  var board = document.getElementById("board");
-  if (!board || !board.contains(event.detail.elt) && event.detail.elt !== board) return;
-  var target = board.querySelector(".error, .dest.legal, button.group.selected, button.group, .status");
-  if (target) {
-    if (!target.matches("button")) target.setAttribute("tabindex", "-1");
-    target.focus({ preventScroll: false });
+// The game board's small script (the page works without it: see game_detail.html).
+//
+// 1. Choosing a tile group needs no server round trip: each group button carries
+//    its legal destinations (data-dests="line:overflow ..."); a click marks it
+//    pressed, fills the move form and enables those destinations. The move is then
+//    one POST whose answer is the new board.
+// 2. After HTMX swaps in a new board, keyboard focus moves to what is now
+//    actionable: an error, else the first tile group, else the status line.
+(function () {
+  "use strict";
+
+  function chooseGroup(board, button) {
+    var form = board.querySelector("form.destinations[data-overflow]");
+    if (!form) return false;
+    var overflowTexts = JSON.parse(form.dataset.overflow || "{}");
+    var dests = {};
+    (button.dataset.dests || "").split(" ").forEach(function (item) {
+      if (!item) return;
+      var parts = item.split(":");
+      dests[parts[0]] = Number(parts[1]);
+    });
+    board.querySelectorAll("button.group").forEach(function (group) {
+      var pressed = group === button;
+      group.classList.toggle("selected", pressed);
+      group.setAttribute("aria-pressed", pressed ? "true" : "false");
+    });
+    var value = button.value.split(":");
+    form.elements.source.value = value[0];
+    form.elements.colour.value = value[1];
+    var chosen = form.querySelector(".chosen");
+    if (chosen) chosen.textContent = button.dataset.chosen || "";
+    form.querySelectorAll("button.dest").forEach(function (dest) {
+      var legal = Object.prototype.hasOwnProperty.call(dests, dest.value);
+      dest.classList.toggle("legal", legal);
+      dest.disabled = !legal;
+      var overflow = dest.querySelector(".overflow");
+      if (overflow) overflow.textContent = legal && dests[dest.value] ? overflowTexts[dests[dest.value]] || "" : "";
+    });
+    var mine = board.querySelector(".player-board.mine");
+    if (mine) {
+      mine.querySelectorAll("[data-line]").forEach(function (line) {
+        line.classList.toggle("legal", Object.prototype.hasOwnProperty.call(dests, line.dataset.line));
+      });
+    }
+    form.hidden = false;
+    var first = form.querySelector("button.dest.legal");
+    if (first) first.focus();
+    return true;
   }
-});
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#board button.group[data-dests]");
+    if (!button || !button.dataset.dests) return;
+    if (chooseGroup(document.getElementById("board"), button)) event.preventDefault();
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var board = document.getElementById("board");
+    if (!board || !board.contains(event.detail.elt) && event.detail.elt !== board) return;
+    var target = board.querySelector(".error, .dest.legal, button.group.selected, button.group, .status");
+    if (target) {
+      if (!target.matches("button")) target.setAttribute("tabindex", "-1");
+      target.focus({ preventScroll: false });
+    }
+  });
+})();

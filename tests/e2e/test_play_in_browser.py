@@ -26,6 +26,8 @@ def play_one_move(page: Page) -> None:
     """Pick the first tile group, then its first legal destination, by clicking."""
     before = board_ply(page)
     page.locator("button.group").first.click()
+    # choosing tiles is local (static/js/board.js): no request, no new URL
+    assert "group=" not in page.url
     legal = page.locator("button.dest.legal")
     expect(legal.first).to_be_visible()
     # the pattern lines that can take the group are highlighted on our own board
