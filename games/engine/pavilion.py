@@ -6,6 +6,11 @@ Moves are small frozen value objects (:class:`Take`, :class:`Place`, :class:`Bon
 ``apply_event`` for records; random events (the supply refills and the deals) are
 drawn by ``chance(rng)`` with the caller's generator.
 
+Every refusal (``IllegalMoveError``/``InvalidMoveError``) carries a stable snake_case
+``code`` and its ``params`` as a dict literal at the raise (colour and star names as
+the record spells them, space numbers, counts), so a site can word it in any
+language without reading the English message.
+
 Cases ``rules/pavilion.md`` leaves open, decided here as the printed game plays:
 
 - A player may pass at any time in Phase 2, also while they could still place.
@@ -847,9 +852,12 @@ class PavilionGame:
         where = f"{STARS[star]} {move.space}"
         name = COLOURS[colour]
         star_name = "centre" if star == 0 else STARS[star]
-        space = {"star": STARS[star], "space": move.space}
         if self.boards[seat][index] >= 0:
-            raise IllegalMoveError(f"{where} is already filled", "space_filled", space)
+            raise IllegalMoveError(
+                f"{where} is already filled",
+                "space_filled",
+                {"star": STARS[star], "space": move.space},
+            )
         present = self.star_colours[seat][star]
         if not self._allowed_colours(seat, star) >> colour & 1:
             if not self.grey and star != 0:
@@ -884,21 +892,33 @@ class PavilionGame:
                 raise IllegalMoveError(
                     f"{where} costs {k} {name} and you have {hand[colour]}",
                     "too_few_tiles",
-                    {**space, "cost": k, "colour": name, "have": hand[colour]},
+                    {
+                        "star": STARS[star],
+                        "space": move.space,
+                        "cost": k,
+                        "colour": name,
+                        "have": hand[colour],
+                    },
                 )
             return
         if not hand[colour]:
             raise IllegalMoveError(
                 f"you need at least one {name} to place on {where}",
                 "no_tile_of_colour",
-                {**space, "colour": name},
+                {"star": STARS[star], "space": move.space, "colour": name},
             )
         if move.wilds > k - 1:
             raise IllegalMoveError(
                 f"{where} costs {k}: at least one {name} must be paid, so at most "
                 f"{k - 1} wild",
                 "too_many_wilds",
-                {**space, "cost": k, "colour": name, "wilds": move.wilds},
+                {
+                    "star": STARS[star],
+                    "space": move.space,
+                    "cost": k,
+                    "colour": name,
+                    "wilds": move.wilds,
+                },
             )
         if move.wilds > hand[wild]:
             raise IllegalMoveError(
@@ -912,7 +932,8 @@ class PavilionGame:
                 f"{k - move.wilds} {name} and have {hand[colour]}",
                 "too_few_tiles_with_wilds",
                 {
-                    **space,
+                    "star": STARS[star],
+                    "space": move.space,
                     "cost": k,
                     "colour": name,
                     "wilds": move.wilds,
@@ -1044,7 +1065,9 @@ class PavilionGame:
             self._finish_deal(deal, event, poured)
             return event
         raise IllegalMoveError(
-            "no random event is due", "no_chance_due", self._due_params()
+            "no random event is due",
+            "no_chance_due",
+            {"phase": self.phase, "round": self.round, "to_move": self.to_move()},
         )
 
     def _apply_chance_event(self, event: Mapping[str, Any]) -> None:
@@ -1053,7 +1076,11 @@ class PavilionGame:
                 raise IllegalMoveError(
                     f"no supply draw is due now ({self._due()})",
                     "no_supply_due",
-                    self._due_params(),
+                    {
+                        "phase": self.phase,
+                        "round": self.round,
+                        "to_move": self.to_move(),
+                    },
                 )
             names = event["supply"]
             if not isinstance(names, list):
@@ -1099,7 +1126,9 @@ class PavilionGame:
             return
         if self.phase != "deal":
             raise IllegalMoveError(
-                f"no deal is due now ({self._due()})", "no_deal_due", self._due_params()
+                f"no deal is due now ({self._due()})",
+                "no_deal_due",
+                {"phase": self.phase, "round": self.round, "to_move": self.to_move()},
             )
         factories = event["deal"]
         count = len(self.factories)
@@ -1148,10 +1177,6 @@ class PavilionGame:
         if self.phase == "deal":
             return f"the deal of round {self.round} is due"
         return f"seat {self.turn} is to {self.phase}"
-
-    def _due_params(self) -> dict[str, Any]:
-        """What is due instead (the ``params`` of a misplaced chance event)."""
-        return {"phase": self.phase, "round": self.round, "to_move": self.to_move()}
 
     def _finish_supply(
         self, drawn: list[int], event: dict[str, Any], poured: int
