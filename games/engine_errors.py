@@ -1,8 +1,10 @@
-"""Engine refusals worded for players, translatable (the engine speaks English).
+"""Engine refusals worded for players, translatable (the engines speak English).
 
-The engine gives each error a stable ``code`` and its ``params``
-(``games.engine.common.EngineError``); lines, columns and factories are shown
-1-based to people.
+Both engines give each error a stable ``code`` and its ``params``
+(``games.engine.common.EngineError``). :func:`engine_error_message` is the one entry
+point: it words classic refusals here (lines, columns and factories shown 1-based to
+people) and hands Summer Pavilion ones to ``games.pavilion_errors``, by the game's
+variant, since the two engines share some codes.
 """
 
 from __future__ import annotations
@@ -22,9 +24,14 @@ def _human(params: dict[str, Any], key: str) -> Any:
     return value + 1 if isinstance(value, int) else value
 
 
-def engine_error_message(error: EngineError) -> str:
-    if not error.code:  # the Summer Pavilion engine words its errors, no codes
-        return pavilion_error_message(str(error))
+def engine_error_message(error: EngineError, *, variant: str) -> str:
+    """A player's wording of ``error``, raised by the engine of ``variant``."""
+    if variant.startswith("pavilion"):
+        return pavilion_error_message(error)
+    return _classic_error_message(error)
+
+
+def _classic_error_message(error: EngineError) -> str:
     p = error.params
     colour = colour_name(p["colour"]) if isinstance(p.get("colour"), str) else ""
     messages = {

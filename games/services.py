@@ -324,7 +324,9 @@ def game_play_move(
             try:
                 engine.apply_event(event)
             except EngineError as error:
-                raise GameActionError(engine_error_message(error), error.code) from None
+                raise GameActionError(
+                    engine_error_message(error, variant=game.variant), error.code
+                ) from None
             _append_events(game, engine, events, rng=_system_rng(), seats=seat_rows)
             if game.status == Game.Status.FINISHED:
                 game.save()  # game_finish may have changed any field

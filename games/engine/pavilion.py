@@ -6,6 +6,11 @@ Moves are small frozen value objects (:class:`Take`, :class:`Place`, :class:`Bon
 ``apply_event`` for records; random events (the supply refills and the deals) are
 drawn by ``chance(rng)`` with the caller's generator.
 
+Every refusal (``IllegalMoveError``/``InvalidMoveError``) carries a stable snake_case
+``code`` and its ``params`` as a dict literal at the raise (colour and star names as
+the record spells them, space numbers, counts), so a site can word it in any
+language without reading the English message.
+
 Cases ``rules/pavilion.md`` leaves open, decided here as the printed game plays:
 
 - A player may pass at any time in Phase 2, also while they could still place.
@@ -218,22 +223,33 @@ def _names(colours: Sequence[int]) -> list[str]:
 def _parse_seat(event: Mapping[str, Any], players: int) -> int:
     seat = event.get("seat")
     if type(seat) is not int or not 0 <= seat < players:
-        raise InvalidMoveError(f'"seat" must be a seat number 0-{players - 1}')
+        raise InvalidMoveError(
+            f'"seat" must be a seat number 0-{players - 1}',
+            "no_such_seat",
+            {"seat": seat, "players": players},
+        )
     return seat
 
 
-def _parse_colour(value: Any, what: str = "colour") -> int:
+def _parse_colour(value: Any, what: str = "colour", field: str = "colour") -> int:
+    """Colour index of the name ``value``; ``field`` names the event key for codes."""
     if not isinstance(value, str) or value not in COLOUR_INDEX:
         raise InvalidMoveError(
-            f"{what} must be one of {', '.join(COLOURS)}, not {value!r}"
+            f"{what} must be one of {', '.join(COLOURS)}, not {value!r}",
+            "no_such_colour",
+            {"field": field, "value": value},
         )
     return COLOUR_INDEX[value]
 
 
-def _parse_colours(value: Any, what: str) -> tuple[int, ...]:
+def _parse_colours(value: Any, what: str, field: str) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise InvalidMoveError(f"{what} must be a list of colours")
-    return tuple(sorted(_parse_colour(item, f"each of {what}") for item in value))
+        raise InvalidMoveError(
+            f"{what} must be a list of colours", "not_a_colour_list", {"field": field}
+        )
+    return tuple(
+        sorted(_parse_colour(item, f"each of {what}", field) for item in value)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +336,7 @@ Move = Take | Place | Bonus | Pass
 def move_from_event(event: Mapping[str, Any], players: int) -> Move:
     """Parse a decision event (``spec/record.md``); InvalidMoveError if malformed."""
     if not isinstance(event, Mapping):
-        raise InvalidMoveError("an event is a JSON object")
+        raise InvalidMoveError("an event is a JSON object", "not_an_object")
     seat = _parse_seat(event, players)
     if "from" in event:
         source = event["from"]
@@ -331,29 +347,41 @@ def move_from_event(event: Mapping[str, Any], players: int) -> Move:
         else:
             raise InvalidMoveError(
                 f'"from" must be "center" or a factory number '
-                f"0-{FACTORIES_BY_PLAYERS[players] - 1}"
+                f"0-{FACTORIES_BY_PLAYERS[players] - 1}",
+                "no_such_factory",
+                {"source": source, "factories": FACTORIES_BY_PLAYERS[players]},
             )
         return Take(seat, index, _parse_colour(event.get("colour")))
     if "star" in event:
         star = event["star"]
         if not isinstance(star, str) or star not in STAR_INDEX:
-            raise InvalidMoveError(f'"star" must be one of {", ".join(STARS)}')
+            raise InvalidMoveError(
+                f'"star" must be one of {", ".join(STARS)}',
+                "no_such_star",
+                {"star": star},
+            )
         space = event.get("space")
         if type(space) is not int or not 1 <= space <= 6:
-            raise InvalidMoveError('"space" must be a number 1-6')
+            raise InvalidMoveError(
+                '"space" must be a number 1-6', "no_such_space", {"space": space}
+            )
         wilds = event.get("wilds")
         if type(wilds) is not int or wilds < 0:
-            raise InvalidMoveError('"wilds" must be a number 0 or more')
+            raise InvalidMoveError(
+                '"wilds" must be a number 0 or more', "invalid_wilds", {"wilds": wilds}
+            )
         colour = _parse_colour(event.get("colour"))
         return Place(seat, STAR_INDEX[star], space, colour, wilds)
     if "bonus" in event:
-        return Bonus(seat, _parse_colours(event["bonus"], '"bonus"'))
+        return Bonus(seat, _parse_colours(event["bonus"], '"bonus"', "bonus"))
     if "pass" in event:
         body = event["pass"]
         if not isinstance(body, Mapping) or "keep" not in body:
-            raise InvalidMoveError('"pass" must be an object with a "keep" list')
-        return Pass(seat, _parse_colours(body["keep"], '"keep"'))
-    raise InvalidMoveError("not a Summer Pavilion decision")
+            raise InvalidMoveError(
+                '"pass" must be an object with a "keep" list', "malformed_pass"
+            )
+        return Pass(seat, _parse_colours(body["keep"], '"keep"', "keep"))
+    raise InvalidMoveError("not a Summer Pavilion decision", "not_a_decision")
 
 
 # Shared move objects: legal_moves hands out the same objects again and again.
@@ -714,19 +742,29 @@ class PavilionGame:
     def check(self, move: Move) -> None:
         """Raise ``InvalidMoveError``/``IllegalMoveError`` unless ``move`` is legal."""
         if not isinstance(move, Take | Place | Bonus | Pass):
-            raise InvalidMoveError("not a Summer Pavilion move")
+            raise InvalidMoveError("not a Summer Pavilion move", "not_a_move")
         if type(move.seat) is not int or not 0 <= move.seat < self.players:
-            raise InvalidMoveError(f"seat must be a seat number 0-{self.players - 1}")
+            raise InvalidMoveError(
+                f"seat must be a seat number 0-{self.players - 1}",
+                "no_such_seat",
+                {"seat": move.seat, "players": self.players},
+            )
         phase = self.phase
         if phase == "over":
-            raise IllegalMoveError("the game is over")
+            raise IllegalMoveError("the game is over", "game_over")
         if phase == "supply":
-            raise IllegalMoveError("the supply must be refilled first")
+            raise IllegalMoveError("the supply must be refilled first", "supply_due")
         if phase == "deal":
-            raise IllegalMoveError(f"the factories of round {self.round} must be dealt")
+            raise IllegalMoveError(
+                f"the factories of round {self.round} must be dealt",
+                "deal_due",
+                {"round": self.round},
+            )
         if move.seat != self.turn:
             raise IllegalMoveError(
-                f"it is seat {self.turn}'s turn, not seat {move.seat}'s"
+                f"it is seat {self.turn}'s turn, not seat {move.seat}'s",
+                "not_your_turn",
+                {"seat": move.seat, "to_move": self.turn},
             )
         if isinstance(move, Take):
             self._check_take(move)
@@ -739,63 +777,106 @@ class PavilionGame:
 
     def _check_take(self, move: Take) -> None:
         if self.phase != "take":
+            if self.phase == "bonus":
+                raise IllegalMoveError(
+                    "you must choose your bonus tiles now", "bonus_due"
+                )
             raise IllegalMoveError(
-                "you must choose your bonus tiles now"
-                if self.phase == "bonus"
-                else "phase 1 is over: place a tile or pass"
+                "phase 1 is over: place a tile or pass", "take_phase_over"
             )
         if type(move.colour) is not int or not 0 <= move.colour < NUM_COLOURS:
-            raise InvalidMoveError("unknown colour")
+            raise InvalidMoveError(
+                "unknown colour",
+                "no_such_colour",
+                {"field": "colour", "value": move.colour},
+            )
         if move.source == CENTER:
             tiles, where = self.centre, "the centre"
         elif type(move.source) is int and 0 <= move.source < len(self.factories):
             tiles, where = self.factories[move.source], f"factory {move.source}"
         else:
-            raise InvalidMoveError(f"there is no factory {move.source}")
+            raise InvalidMoveError(
+                f"there is no factory {move.source}",
+                "no_such_factory",
+                {"source": move.source, "factories": len(self.factories)},
+            )
         name = COLOURS[move.colour]
+        source: int | str = "center" if move.source == CENTER else move.source
         if not any(tiles):
-            raise IllegalMoveError(f"{where} is empty")
+            raise IllegalMoveError(
+                f"{where} is empty", "source_empty", {"source": source}
+            )
         wild = self.wild
         if move.colour == wild:
             if any(tiles[c] for c in range(NUM_COLOURS) if c != wild):
                 raise IllegalMoveError(
                     f"{name} is wild this round: take another colour from {where} "
-                    f"(one {name} comes with it)"
+                    f"(one {name} comes with it)",
+                    "wild_take_with_others",
+                    {"source": source, "colour": name},
                 )
         elif not tiles[move.colour]:
-            raise IllegalMoveError(f"{where} holds no {name}")
+            raise IllegalMoveError(
+                f"{where} holds no {name}",
+                "colour_absent",
+                {"source": source, "colour": name},
+            )
 
     def _check_place(self, move: Place) -> None:
         if self.phase != "place":
+            if self.phase == "bonus":
+                raise IllegalMoveError(
+                    "you must choose your bonus tiles now", "bonus_due"
+                )
             raise IllegalMoveError(
-                "you must choose your bonus tiles now"
-                if self.phase == "bonus"
-                else "tiles are placed in phase 2: take tiles now"
+                "tiles are placed in phase 2: take tiles now", "place_before_phase_2"
             )
         if type(move.star) is not int or not 0 <= move.star < NUM_STARS:
-            raise InvalidMoveError("unknown star")
+            raise InvalidMoveError("unknown star", "no_such_star", {"star": move.star})
         if type(move.space) is not int or not 1 <= move.space <= 6:
-            raise InvalidMoveError("space must be 1-6")
+            raise InvalidMoveError(
+                "space must be 1-6", "no_such_space", {"space": move.space}
+            )
         if type(move.colour) is not int or not 0 <= move.colour < NUM_COLOURS:
-            raise InvalidMoveError("unknown colour")
+            raise InvalidMoveError(
+                "unknown colour",
+                "no_such_colour",
+                {"field": "colour", "value": move.colour},
+            )
         if type(move.wilds) is not int or move.wilds < 0:
-            raise InvalidMoveError("wilds must be 0 or more")
+            raise InvalidMoveError(
+                "wilds must be 0 or more", "invalid_wilds", {"wilds": move.wilds}
+            )
         seat, star, colour = move.seat, move.star, move.colour
         index = star * 6 + move.space - 1
         where = f"{STARS[star]} {move.space}"
         name = COLOURS[colour]
         star_name = "centre" if star == 0 else STARS[star]
         if self.boards[seat][index] >= 0:
-            raise IllegalMoveError(f"{where} is already filled")
+            raise IllegalMoveError(
+                f"{where} is already filled",
+                "space_filled",
+                {"star": STARS[star], "space": move.space},
+            )
         present = self.star_colours[seat][star]
         if not self._allowed_colours(seat, star) >> colour & 1:
             if not self.grey and star != 0:
-                raise IllegalMoveError(f"only {star_name} goes on the {star_name} star")
+                raise IllegalMoveError(
+                    f"only {star_name} goes on the {star_name} star",
+                    "star_takes_its_colour",
+                    {"star": STARS[star], "colour": name, "allowed": STARS[star]},
+                )
             if present >> colour & 1:
-                raise IllegalMoveError(f"the {star_name} star already holds {name}")
+                raise IllegalMoveError(
+                    f"the {star_name} star already holds {name}",
+                    "star_holds_colour",
+                    {"star": STARS[star], "colour": name},
+                )
             only = COLOURS[present.bit_length() - 1]
             raise IllegalMoveError(
-                f"the {star_name} star holds only {only}: it takes {only} or nothing"
+                f"the {star_name} star holds only {only}: it takes {only} or nothing",
+                "star_holds_only",
+                {"star": STARS[star], "colour": name, "only": only},
             )
         k = self.costs[index]
         hand = self.hands[seat]
@@ -803,84 +884,150 @@ class PavilionGame:
         if colour == wild:
             if move.wilds:
                 raise IllegalMoveError(
-                    f"{name} is wild this round and pays for itself: wilds must be 0"
+                    f"{name} is wild this round and pays for itself: wilds must be 0",
+                    "wild_pays_for_itself",
+                    {"colour": name, "wilds": move.wilds},
                 )
             if hand[colour] < k:
                 raise IllegalMoveError(
-                    f"{where} costs {k} {name} and you have {hand[colour]}"
+                    f"{where} costs {k} {name} and you have {hand[colour]}",
+                    "too_few_tiles",
+                    {
+                        "star": STARS[star],
+                        "space": move.space,
+                        "cost": k,
+                        "colour": name,
+                        "have": hand[colour],
+                    },
                 )
             return
         if not hand[colour]:
-            raise IllegalMoveError(f"you need at least one {name} to place on {where}")
+            raise IllegalMoveError(
+                f"you need at least one {name} to place on {where}",
+                "no_tile_of_colour",
+                {"star": STARS[star], "space": move.space, "colour": name},
+            )
         if move.wilds > k - 1:
             raise IllegalMoveError(
                 f"{where} costs {k}: at least one {name} must be paid, so at most "
-                f"{k - 1} wild"
+                f"{k - 1} wild",
+                "too_many_wilds",
+                {
+                    "star": STARS[star],
+                    "space": move.space,
+                    "cost": k,
+                    "colour": name,
+                    "wilds": move.wilds,
+                },
             )
         if move.wilds > hand[wild]:
             raise IllegalMoveError(
-                f"you have {hand[wild]} {COLOURS[wild]} (wild), not {move.wilds}"
+                f"you have {hand[wild]} {COLOURS[wild]} (wild), not {move.wilds}",
+                "not_enough_wilds",
+                {"colour": COLOURS[wild], "have": hand[wild], "wilds": move.wilds},
             )
         if k - move.wilds > hand[colour]:
             raise IllegalMoveError(
                 f"{where} costs {k}: with {move.wilds} wild you need "
-                f"{k - move.wilds} {name} and have {hand[colour]}"
+                f"{k - move.wilds} {name} and have {hand[colour]}",
+                "too_few_tiles_with_wilds",
+                {
+                    "star": STARS[star],
+                    "space": move.space,
+                    "cost": k,
+                    "colour": name,
+                    "wilds": move.wilds,
+                    "need": k - move.wilds,
+                    "have": hand[colour],
+                },
             )
 
     def _check_bonus(self, move: Bonus) -> None:
         if self.phase != "bonus":
-            raise IllegalMoveError("no bonus tiles are owed now")
-        if not all(type(c) is int and 0 <= c < NUM_COLOURS for c in move.tiles):
-            raise InvalidMoveError("unknown colour")
+            raise IllegalMoveError("no bonus tiles are owed now", "no_bonus_owed")
+        for c in move.tiles:
+            if type(c) is not int or not 0 <= c < NUM_COLOURS:
+                raise InvalidMoveError(
+                    "unknown colour", "no_such_colour", {"field": "bonus", "value": c}
+                )
         if len(move.tiles) != self.bonus_owed:
             raise IllegalMoveError(
                 f"you must choose {self.bonus_owed} tile"
                 f"{'s' if self.bonus_owed != 1 else ''} from the supply, "
-                f"not {len(move.tiles)}"
+                f"not {len(move.tiles)}",
+                "bonus_count",
+                {"owed": self.bonus_owed, "chosen": len(move.tiles)},
             )
         for colour in set(move.tiles):
             wanted = move.tiles.count(colour)
             if wanted > self.supply[colour]:
                 raise IllegalMoveError(
                     f"the supply holds {self.supply[colour]} {COLOURS[colour]}, "
-                    f"not {wanted}"
+                    f"not {wanted}",
+                    "supply_short",
+                    {
+                        "colour": COLOURS[colour],
+                        "have": self.supply[colour],
+                        "wanted": wanted,
+                    },
                 )
 
     def _check_pass(self, move: Pass) -> None:
         if self.phase != "place":
+            if self.phase == "bonus":
+                raise IllegalMoveError(
+                    "you must choose your bonus tiles now", "bonus_due"
+                )
             raise IllegalMoveError(
-                "you must choose your bonus tiles now"
-                if self.phase == "bonus"
-                else "you can pass only in phase 2: take tiles now"
+                "you can pass only in phase 2: take tiles now", "pass_before_phase_2"
             )
-        if not all(type(c) is int and 0 <= c < NUM_COLOURS for c in move.keep):
-            raise InvalidMoveError("unknown colour")
+        for c in move.keep:
+            if type(c) is not int or not 0 <= c < NUM_COLOURS:
+                raise InvalidMoveError(
+                    "unknown colour", "no_such_colour", {"field": "keep", "value": c}
+                )
         if self.round == ROUNDS and move.keep:
-            raise IllegalMoveError("nothing can be kept after round 6")
+            raise IllegalMoveError(
+                "nothing can be kept after round 6",
+                "keep_after_last_round",
+                {"round": ROUNDS},
+            )
         if len(move.keep) > MAX_KEEP:
-            raise IllegalMoveError(f"you may keep at most {MAX_KEEP} tiles")
+            raise IllegalMoveError(
+                f"you may keep at most {MAX_KEEP} tiles",
+                "keep_too_many",
+                {"max": MAX_KEEP, "kept": len(move.keep)},
+            )
         hand = self.hands[move.seat]
         for colour in set(move.keep):
             wanted = move.keep.count(colour)
             if wanted > hand[colour]:
                 raise IllegalMoveError(
-                    f"you have {hand[colour]} {COLOURS[colour]} to keep, not {wanted}"
+                    f"you have {hand[colour]} {COLOURS[colour]} to keep, not {wanted}",
+                    "keep_not_in_hand",
+                    {"colour": COLOURS[colour], "have": hand[colour], "wanted": wanted},
                 )
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
         """Apply one record event, checked; on ``EngineError`` nothing changed."""
         if not isinstance(event, Mapping):
-            raise InvalidMoveError("an event is a JSON object")
+            raise InvalidMoveError("an event is a JSON object", "not_an_object")
         if self.phase == "over":
-            raise IllegalMoveError("the game is already over")
+            raise IllegalMoveError("the game is already over", "game_over")
         if "supply" in event or "deal" in event:
             self._apply_chance_event(event)
             return
         move = move_from_event(event, self.players)
         if self.phase == "supply":
-            raise IllegalMoveError("a supply draw is due before any decision")
+            raise IllegalMoveError(
+                "a supply draw is due before any decision", "supply_due"
+            )
         if self.phase == "deal":
-            raise IllegalMoveError(f"the deal of round {self.round} is due")
+            raise IllegalMoveError(
+                f"the deal of round {self.round} is due",
+                "deal_due",
+                {"round": self.round},
+            )
         self.play(move)
 
     # -- chance ----------------------------------------------------------------
@@ -917,53 +1064,89 @@ class PavilionGame:
             event = {"deal": [_names(tiles) for tiles in deal]}
             self._finish_deal(deal, event, poured)
             return event
-        raise IllegalMoveError("no random event is due")
+        raise IllegalMoveError(
+            "no random event is due",
+            "no_chance_due",
+            {"phase": self.phase, "round": self.round, "to_move": self.to_move()},
+        )
 
     def _apply_chance_event(self, event: Mapping[str, Any]) -> None:
         if "supply" in event:
             if self.phase != "supply":
-                raise IllegalMoveError(f"no supply draw is due now ({self._due()})")
+                raise IllegalMoveError(
+                    f"no supply draw is due now ({self._due()})",
+                    "no_supply_due",
+                    {
+                        "phase": self.phase,
+                        "round": self.round,
+                        "to_move": self.to_move(),
+                    },
+                )
             names = event["supply"]
             if not isinstance(names, list):
-                raise InvalidMoveError('"supply" must be a list of colours')
-            drawn = [_parse_colour(name, "each supply tile") for name in names]
+                raise InvalidMoveError(
+                    '"supply" must be a list of colours',
+                    "not_a_colour_list",
+                    {"field": "supply"},
+                )
+            drawn = [
+                _parse_colour(name, "each supply tile", "supply") for name in names
+            ]
             bag, tower = self.bag[:], self.tower[:]
             room = SUPPLY_SIZE - sum(self.supply)
             poured = 0
             if not drawn:
-                raise IllegalMoveError("a supply draw lists at least one tile")
+                raise IllegalMoveError(
+                    "a supply draw lists at least one tile", "supply_draw_empty"
+                )
             if len(drawn) > room:
                 raise IllegalMoveError(
-                    f"the supply has room for {room} tiles, not {len(drawn)}"
+                    f"the supply has room for {room} tiles, not {len(drawn)}",
+                    "supply_draw_too_many",
+                    {"room": room, "drawn": len(drawn)},
                 )
             for colour in drawn:
                 if not any(bag):
                     poured += sum(tower)
                 if not take_drawn_tile(bag, tower, colour):
                     raise IllegalMoveError(
-                        f"{COLOURS[colour]} cannot be drawn: the bag holds none"
+                        f"{COLOURS[colour]} cannot be drawn: the bag holds none",
+                        "supply_draw_impossible",
+                        {"colour": COLOURS[colour]},
                     )
             if len(drawn) < room and can_draw(bag, tower):
                 raise IllegalMoveError(
                     f"the supply refill stops at {len(drawn)} of {room} tiles "
-                    "while tiles remain to draw"
+                    "while tiles remain to draw",
+                    "supply_draw_short",
+                    {"room": room, "drawn": len(drawn)},
                 )
             self.bag, self.tower = bag, tower
             self._finish_supply(drawn, {"supply": _names(drawn)}, poured)
             return
         if self.phase != "deal":
-            raise IllegalMoveError(f"no deal is due now ({self._due()})")
+            raise IllegalMoveError(
+                f"no deal is due now ({self._due()})",
+                "no_deal_due",
+                {"phase": self.phase, "round": self.round, "to_move": self.to_move()},
+            )
         factories = event["deal"]
         count = len(self.factories)
         if not isinstance(factories, list) or len(factories) != count:
-            raise InvalidMoveError(f'"deal" must list {count} factories')
+            raise InvalidMoveError(
+                f'"deal" must list {count} factories', "deal_size", {"factories": count}
+            )
         deal: list[list[int]] = []
-        for tiles in factories:
+        for number, tiles in enumerate(factories):
             if not isinstance(tiles, list) or len(tiles) > FACTORY_SIZE:
                 raise InvalidMoveError(
-                    f"each factory of a deal lists at most {FACTORY_SIZE} colours"
+                    f"each factory of a deal lists at most {FACTORY_SIZE} colours",
+                    "deal_overfull",
+                    {"factory": number, "max": FACTORY_SIZE},
                 )
-            deal.append([_parse_colour(name, "each dealt tile") for name in tiles])
+            deal.append(
+                [_parse_colour(name, "each dealt tile", "deal") for name in tiles]
+            )
         bag, tower = self.bag[:], self.tower[:]
         poured = 0
         for number, tiles in enumerate(deal):
@@ -973,12 +1156,16 @@ class PavilionGame:
                 if not take_drawn_tile(bag, tower, colour):
                     raise IllegalMoveError(
                         f"factory {number}: {COLOURS[colour]} cannot be drawn, "
-                        "the bag holds none"
+                        "the bag holds none",
+                        "deal_impossible",
+                        {"factory": number, "colour": COLOURS[colour]},
                     )
             if len(tiles) < FACTORY_SIZE and can_draw(bag, tower):
                 raise IllegalMoveError(
                     f"factory {number} gets {len(tiles)} tiles while tiles remain "
-                    "to draw"
+                    "to draw",
+                    "deal_short",
+                    {"factory": number, "tiles": len(tiles), "size": FACTORY_SIZE},
                 )
         self.bag, self.tower = bag, tower
         event_copy = {"deal": [_names(tiles) for tiles in deal]}
