@@ -8,7 +8,6 @@ htmx 2 does not swap 4xx responses).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -19,10 +18,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.engine import record
+
 from . import selectors, services
 from .board import board_context
 from .forms import GameCreateForm, MoveForm
 from .models import Game
+from .statistics import game_statistics
 
 
 def _game_or_404(pk: int) -> Game:
@@ -90,6 +92,10 @@ def _board_response(
         context["board"] = board_context(
             game=game, engine=engine, viewer_seat=viewer_seat, group=group
         )
+        if game.status == Game.Status.FINISHED:
+            context["statistics"] = game_statistics(
+                engine=engine, names=context["board"]["names"]
+            )
     if request.user.is_authenticated:
         context["my_seat_row"] = next(
             (s for s in game.seats.all() if s.user_id == request.user.pk), None
@@ -103,6 +109,9 @@ def _board_response(
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk)
+    if game.family != "classic" and game.first_seat is not None:
+        # Until the Summer Pavilion game page lands (pavilion-web): its position.
+        return redirect("games:replay", pk=game.pk)
     return _board_response(request, game, group=request.GET.get("group"))
 
 
@@ -213,7 +222,7 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     if game.first_seat is None:
         raise Http404(_("This game has not started."))
     response = HttpResponse(
-        json.dumps(selectors.game_record(game), indent=1),
+        record.dumps(selectors.game_record(game)),
         content_type="application/json",
     )
     response["Content-Disposition"] = f'attachment; filename="azul-{game.pk}.json"'
