@@ -166,7 +166,7 @@ class ArchiveFilters:
 
 
 def _day_start(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min), timezone.utc)
+    return timezone.make_aware(datetime.combine(day, time.min))
 
 
 def game_archive(*, filters: ArchiveFilters) -> QuerySet[Game]:
