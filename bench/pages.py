@@ -73,7 +73,8 @@ def main() -> int:
         if choice == 0:
             return f"/games/archive/?player={rng.choice(names)}"
         if choice == 1:
-            return f"/games/archive/?variant={rng.choice(variants)}&players={rng.randint(2, 4)}"
+            variant, count = rng.choice(variants), rng.randint(2, 4)
+            return f"/games/archive/?variant={variant}&players={count}"
         if choice == 2:
             return (
                 f"/games/archive/?rated=yes&since=2026-01-01&page={rng.randint(1, 40)}"
@@ -85,7 +86,8 @@ def main() -> int:
         return f"/games/archive/?page={rng.randint(1, 200)}"
 
     def leaderboard() -> str:
-        return f"/leaderboard/{rng.choice(['classic', 'pavilion'])}/?page={rng.randint(1, 3)}"
+        family = rng.choice(["classic", "pavilion"])
+        return f"/leaderboard/{family}/?page={rng.randint(1, 3)}"
 
     def high_scores() -> str:
         family = rng.choice(["classic", "pavilion"])

@@ -29,7 +29,8 @@ def filled():
 
 
 def _archive_ids(**filters):
-    return [g.pk for g in selectors.game_archive(filters=selectors.ArchiveFilters(**filters))]
+    archive = selectors.game_archive(filters=selectors.ArchiveFilters(**filters))
+    return [g.pk for g in archive]
 
 
 # ------------------------------------------------------------------ fill_games
@@ -55,9 +56,10 @@ def test_fill_games_stores_complete_replayable_games(filled):
         assert stats.games == mine.count()
         assert stats.wins == mine.filter(rank=1).count()
         assert stats.rated_games == mine.filter(game__rated=True).count()
-        assert stats.rated_games == RatingChange.objects.filter(
-            user=stats.user, family=stats.family
-        ).count()
+        assert (
+            stats.rated_games
+            == RatingChange.objects.filter(user=stats.user, family=stats.family).count()
+        )
 
 
 # --------------------------------------------------------------------- archive
