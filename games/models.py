@@ -8,7 +8,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Replace
 from django.utils.translation import gettext_lazy as _
 
 
@@ -87,6 +88,12 @@ class Game(models.Model):
         blank=True,
         help_text="Cache: {'events': [...]}; rebuildable from the Move rows.",
     )
+    family = models.GeneratedField(
+        expression=Replace("variant", Value("-grey"), Value("")),
+        output_field=models.CharField(max_length=20),
+        db_persist=True,
+        help_text="The variant's game family (classic, pavilion), for the archive.",
+    )
     imported = models.BooleanField(
         _("imported"),
         default=False,
@@ -114,26 +121,28 @@ class Game(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "turn_deadline"]),
-            # The archive: newest finished first, optionally by variant or size.
+            # The archive: newest finished first, optionally by game, variant or
+            # size; status in each so SQLite walks the index instead of sorting.
             models.Index(
-                fields=["imported", "-finished_at", "-id"], name="game_archive"
+                fields=["imported", "status", "-finished_at", "-id"],
+                name="game_archive",
             ),
             models.Index(
-                fields=["imported", "variant", "-finished_at", "-id"],
+                fields=["imported", "status", "family", "-finished_at", "-id"],
+                name="game_archive_family",
+            ),
+            models.Index(
+                fields=["imported", "status", "variant", "-finished_at", "-id"],
                 name="game_archive_variant",
             ),
             models.Index(
-                fields=["imported", "players", "-finished_at", "-id"],
+                fields=["imported", "status", "players", "-finished_at", "-id"],
                 name="game_archive_players",
             ),
         ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_variant_display()}"
-
-    @property
-    def family(self) -> str:
-        return variant_family(self.variant)
 
     @property
     def cached_events(self) -> list[dict[str, Any]]:

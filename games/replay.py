@@ -16,7 +16,7 @@ from games.engine import record
 from games.engine.common import Game as EngineGame
 
 from .board import board_context, describe_log
-from .models import Game
+from .models import Game, variant_family
 from .pavilion_view import describe_pavilion_log, pavilion_position_context
 
 
@@ -128,5 +128,5 @@ FAMILIES: dict[str, tuple[Callable[[Game, Any], dict[str, Any]], str]] = {
 
 def position_context(game: Game, engine: Any) -> tuple[dict[str, Any], str]:
     """What the family's position partial draws, and that partial's name."""
-    context_function, template = FAMILIES[game.family]
+    context_function, template = FAMILIES[variant_family(game.variant)]
     return context_function(game, engine), template

@@ -187,7 +187,7 @@ def game_archive(*, filters: ArchiveFilters) -> QuerySet[Game]:
             pk__in=Seat.objects.filter(user=filters.player).values("game_id")
         )
     if filters.variant in FAMILY_VARIANTS:
-        games = games.filter(variant__in=FAMILY_VARIANTS[filters.variant])
+        games = games.filter(family=filters.variant)
     elif filters.variant:
         games = games.filter(variant=filters.variant)
     if filters.players is not None:
@@ -199,7 +199,11 @@ def game_archive(*, filters: ArchiveFilters) -> QuerySet[Game]:
     if filters.until is not None:
         until = _day_start(filters.until) + timedelta(days=1)
         games = games.filter(**{f"{date_field}__lt": until})
-    return _with_seats(games.order_by(f"-{date_field}", "-id"))
+    return games.order_by(f"-{date_field}", "-id").prefetch_related(
+        Prefetch(
+            "seats", queryset=Seat.objects.select_related("user").order_by("number")
+        )
+    )
 
 
 # ------------------------------------------------------ ratings and records

@@ -23,7 +23,7 @@ from games.engine import record
 from . import selectors, services
 from .board import board_context
 from .forms import GameCreateForm, MoveForm
-from .models import Game
+from .models import Game, variant_family
 from .statistics import game_statistics
 
 
@@ -109,7 +109,7 @@ def _board_response(
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk)
-    if game.family != "classic" and game.first_seat is not None:
+    if variant_family(game.variant) != "classic" and game.first_seat is not None:
         # Until the Summer Pavilion game page lands (pavilion-web): its position.
         return redirect("games:replay", pk=game.pk)
     return _board_response(request, game, group=request.GET.get("group"))
