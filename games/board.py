@@ -273,7 +273,7 @@ def board_context(
 ) -> dict[str, Any]:
     """Everything the board partial draws, for the viewer's seat (or a spectator)."""
     seat_rows = list(game.seats.all())
-    names = [s.user.username if s.user else "?" for s in seat_rows]
+    names = [s.name or "?" for s in seat_rows]
     to_move = engine.to_move() if game.status == Game.Status.ACTIVE else None
     my_turn = to_move is not None and to_move == viewer_seat
     offer = my_turn and engine.phase == "offer"

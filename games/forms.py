@@ -11,11 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.engine.classic import COLOURS
 
-from .models import DAYS_PER_MOVE, Variant
+from .models import DAYS_PER_MOVE, FAMILY_VARIANTS, Family, Variant
 
 
 class GameCreateForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
+    # Classic only until the Summer Pavilion game page exists (pavilion-web).
+    variant = forms.ChoiceField(
+        label=_("Variant"),
+        choices=Variant.choices,
+    )
     players = forms.TypedChoiceField(
         label=_("Players"),
         choices=[(n, str(n)) for n in (2, 3, 4)],
@@ -104,3 +108,70 @@ class MoveForm(forms.Form):
             "colour": data["colour"],
             "to": "floor" if line == "floor" else int(line),
         }
+
+
+def _variant_filter_choices() -> list[tuple[str, Any]]:
+    choices: list[tuple[str, Any]] = [("", _("All games"))]
+    for family, label in Family.choices:
+        choices.append((family, label))
+        choices.extend(
+            (value, name)
+            for value, name in Variant.choices
+            if value in FAMILY_VARIANTS[family]
+        )
+    return choices
+
+
+class ArchiveFilterForm(forms.Form):
+    """The archive's filters, from the query string; an invalid value is ignored
+    (with the form's error shown) rather than failing the page."""
+
+    player = forms.CharField(label=_("Player"), required=False, max_length=150)
+    variant = forms.ChoiceField(
+        label=_("Game"), choices=_variant_filter_choices, required=False
+    )
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[("", _("Any number")), *((n, str(n)) for n in (2, 3, 4))],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    rated = forms.ChoiceField(
+        label=_("Rated"),
+        choices=[("", _("Rated or not")), ("yes", _("Rated")), ("no", _("Unrated"))],
+        required=False,
+    )
+    since = forms.DateField(
+        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    show = forms.ChoiceField(
+        label=_("Show"),
+        choices=[
+            ("", _("Finished games")),
+            ("ongoing", _("Ongoing games")),
+            ("imported", _("Imported records")),
+        ],
+        required=False,
+    )
+
+    def clean_player(self) -> User | None:
+        name = self.cleaned_data["player"].strip()
+        if not name:
+            return None
+        user = User.objects.filter(username=name).first()
+        if user is None:
+            raise forms.ValidationError(
+                _("No player is called %(name)s.") % {"name": name}
+            )
+        return user
+
+
+class RecordImportForm(forms.Form):
+    record = forms.FileField(
+        label=_("Game record (JSON)"),
+        help_text=_("A record downloaded from this site or written to its format."),
+    )

@@ -8,17 +8,37 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Replace
 from django.utils.translation import gettext_lazy as _
 
 
 class Variant(models.TextChoices):
-    """Variants the lobby offers; values are the record's ``variant`` names."""
+    """Every variant a game may have; values are the record's ``variant`` names."""
 
     CLASSIC = "classic", _("Azul (coloured wall)")
     CLASSIC_GREY = "classic-grey", _("Azul (grey wall)")
     PAVILION = "pavilion", _("Azul: Summer Pavilion (coloured side)")
     PAVILION_GREY = "pavilion-grey", _("Azul: Summer Pavilion (grey side)")
+
+
+class Family(models.TextChoices):
+    """A game family: ratings, leaderboards and statistics are kept per family;
+    each grey variant counts with its game."""
+
+    CLASSIC = "classic", _("Azul")
+    PAVILION = "pavilion", _("Azul: Summer Pavilion")
+
+
+FAMILY_VARIANTS: dict[str, tuple[str, ...]] = {
+    Family.CLASSIC: (Variant.CLASSIC, Variant.CLASSIC_GREY),
+    Family.PAVILION: (Variant.PAVILION, Variant.PAVILION_GREY),
+}
+
+
+def variant_family(variant: str) -> str:
+    """``classic-grey`` → ``classic``; ``pavilion`` → ``pavilion``."""
+    return variant.removesuffix("-grey")
 
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -77,6 +97,18 @@ class Game(models.Model):
         blank=True,
         help_text="Cache: {'events': [...]}; rebuildable from the Move rows.",
     )
+    family = models.GeneratedField(
+        expression=Replace("variant", Value("-grey"), Value("")),
+        output_field=models.CharField(max_length=20),
+        db_persist=True,
+        help_text="The variant's game family (classic, pavilion), for the archive.",
+    )
+    imported = models.BooleanField(
+        _("imported"),
+        default=False,
+        help_text="Uploaded as a record: unrated, seats without users; profiles, "
+        "ratings and leaderboards ignore it.",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -91,8 +123,39 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(variant__in=Variant.values), name="game_variant_known"
             ),
+            models.CheckConstraint(
+                condition=Q(imported=False) | Q(rated=False),
+                name="game_imported_unrated",
+            ),
         ]
-        indexes = [models.Index(fields=["status", "turn_deadline"])]
+        indexes = [
+            models.Index(fields=["status", "turn_deadline"]),
+            # The archive: newest finished first, optionally by game, variant or
+            # size; status in each so SQLite walks the index instead of sorting
+            # (not ``imported``: Django writes ``NOT imported``, which no index
+            # prefix matches; the few imported games have their own index).
+            models.Index(
+                fields=["-finished_at"],
+                condition=Q(imported=True),
+                name="game_imported",
+            ),
+            models.Index(
+                fields=["status", "-finished_at", "-id"],
+                name="game_archive",
+            ),
+            models.Index(
+                fields=["status", "family", "-finished_at", "-id"],
+                name="game_archive_family",
+            ),
+            models.Index(
+                fields=["status", "variant", "-finished_at", "-id"],
+                name="game_archive_variant",
+            ),
+            models.Index(
+                fields=["status", "players", "-finished_at", "-id"],
+                name="game_archive_players",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_variant_display()}"
@@ -113,6 +176,7 @@ class Seat(models.Model):
         OPEN = "open", _("Open seat")
         INVITED = "invited", _("Invited")
         JOINED = "joined", _("Joined")
+        IMPORTED = "imported", _("Imported player")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -125,6 +189,12 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField(_("seat"))
     invite_status = models.CharField(
         max_length=10, choices=Invite.choices, default=Invite.OPEN
+    )
+    display_name = models.CharField(
+        _("name"),
+        max_length=60,
+        blank=True,
+        help_text="The record's name of an imported seat (which has no user).",
     )
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -151,13 +221,26 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(invite_status="open", user__isnull=True)
-                | Q(~Q(invite_status="open"), user__isnull=False),
-                name="seat_open_iff_no_user",
+                | Q(invite_status="imported", user__isnull=True) & ~Q(display_name="")
+                | Q(
+                    ~Q(invite_status__in=["open", "imported"]),
+                    user__isnull=False,
+                ),
+                name="seat_user_matches_status",
             ),
+        ]
+        indexes = [
+            # High-score tables: best scores first.
+            models.Index(fields=["-score"], name="seat_best_scores"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id}/{self.number}: {self.user or '-'}"
+        return f"{self.game_id}/{self.number}: {self.name or '-'}"
+
+    @property
+    def name(self) -> str:
+        """The name shown at the table: the user's, or an imported record's."""
+        return self.user.username if self.user_id else self.display_name
 
 
 class Move(models.Model):
@@ -187,3 +270,99 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}/{self.ply}"
+
+
+class PlayerStats(models.Model):
+    """One player's rating and totals in one game family, kept up to date by
+    ``games.ratings.ratings_update_for_game`` when a game finishes.
+
+    ``mu``/``sigma`` are the OpenSkill Plackett–Luce rating (rated games only);
+    ``ordinal`` is the conservative rating μ − 3σ the site shows and sorts by.
+    ``games``/``wins``/``score_sum``/``best_score`` count every finished game of
+    the family played on the site (rated or not); the ``rated_*`` fields only the
+    rated ones. Imported games never count.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="stats"
+    )
+    family = models.CharField(_("game"), max_length=10, choices=Family.choices)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(_("rating"))
+    rated_games = models.PositiveIntegerField(default=0)
+    rated_wins = models.PositiveIntegerField(default=0)
+    rated_best_score = models.IntegerField(null=True, blank=True)
+    last_rated_at = models.DateTimeField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    score_sum = models.IntegerField(default=0)
+    best_score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "family"], name="playerstats_one_per_family"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["family", "-ordinal", "id"], name="playerstats_leaderboard"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.family}: {self.ordinal:.1f}"
+
+    @property
+    def provisional(self) -> bool:
+        from .ratings import PROVISIONAL_GAMES
+
+        return self.rated_games < PROVISIONAL_GAMES
+
+    @property
+    def average_score(self) -> float | None:
+        return self.score_sum / self.games if self.games else None
+
+    @property
+    def rated_win_rate(self) -> float | None:
+        return self.rated_wins / self.rated_games if self.rated_games else None
+
+
+class RatingChange(models.Model):
+    """A player's rating after one rated game: the rating history (profile chart)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    family = models.CharField(max_length=10, choices=Family.choices)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game"], name="ratingchange_once_per_game"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["user", "family", "created_at"], name="ratingchange_history"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.game_id}: {self.ordinal:.1f}"
+
+    @property
+    def ordinal_before(self) -> float:
+        from .ratings import conservative
+
+        return conservative(self.mu_before, self.sigma_before)

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from accounts.models import User
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
-from .models import Game, Move, Seat
+from .models import (
+    FAMILY_VARIANTS,
+    Game,
+    Move,
+    PlayerStats,
+    RatingChange,
+    Seat,
+)
+from .ratings import PROVISIONAL_GAMES
 
 
 def seats_with_users() -> Prefetch:
@@ -37,12 +48,18 @@ def game_engine(game: Game) -> EngineGame:
     """The engine state of a started game, from the cache (``Game.state``).
 
     Remembered on ``game`` for its current ply, so one request replays the game
-    once (the move service hands its engine on to the board it answers with).
+    once (the move service hands its engine on to the board it answers with). A
+    game stored without its cache (``manage.py fill_games``) is rebuilt from its
+    Move rows instead.
     """
     remembered = getattr(game, "_engine_at_ply", None)
     if remembered is not None and remembered[0] == game.ply:
         return remembered[1]
-    engine = _replay(game, game.cached_events)
+    events = game.cached_events
+    if not events and game.ply:
+        engine = game_engine_from_moves(game)
+    else:
+        engine = _replay(game, events)
     game_engine_remember(game=game, engine=engine)
     return engine
 
@@ -60,10 +77,7 @@ def game_engine_from_moves(game: Game) -> EngineGame:
 
 def game_record(game: Game) -> dict[str, Any]:
     """The game record (``spec/record.md``) of a started game."""
-    names = [
-        seat.user.username if seat.user else ""
-        for seat in game.seats.order_by("number")
-    ]
+    names = [seat.name for seat in game.seats.select_related("user").order_by("number")]
     return record.export(game_engine_from_moves(game), names)
 
 
@@ -191,4 +205,118 @@ def game_get_awaiting_move(*, user: User, game_id: int) -> Game | None:
         Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
         .filter(_my_seat_to_move(user))
         .first()
+    )
+
+
+# ------------------------------------------------------------------ archive
+
+
+@dataclass(frozen=True)
+class ArchiveFilters:
+    """What the archive may be filtered by (all optional)."""
+
+    player: User | None = None
+    variant: str = ""
+    """A variant (``classic-grey``) or a whole family (``classic``: both walls)."""
+    players: int | None = None
+    rated: bool | None = None
+    since: date | None = None
+    until: date | None = None
+    ongoing: bool = False
+    """Ongoing games (newest start first) instead of finished ones."""
+    imported: bool = False
+    """Imported records instead of games played here."""
+
+
+def _day_start(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def game_archive(*, filters: ArchiveFilters) -> QuerySet[Game]:
+    """Finished (or ongoing) games, newest first, filtered; seats prefetched.
+
+    Finished games are ordered by finish date, ongoing ones by start date; both
+    orders are served by the ``game_archive*`` indexes. Slice it to paginate.
+    """
+    games = Game.objects.filter(imported=filters.imported)
+    if filters.ongoing:
+        games = games.filter(status=Game.Status.ACTIVE)
+        date_field = "started_at"
+    else:
+        games = games.filter(status=Game.Status.FINISHED)
+        date_field = "finished_at"
+    if filters.player is not None:
+        games = games.filter(
+            pk__in=Seat.objects.filter(user=filters.player).values("game_id")
+        )
+    if filters.variant in FAMILY_VARIANTS:
+        games = games.filter(family=filters.variant)
+    elif filters.variant:
+        games = games.filter(variant=filters.variant)
+    if filters.players is not None:
+        games = games.filter(players=filters.players)
+    if filters.rated is not None:
+        games = games.filter(rated=filters.rated)
+    if filters.since is not None:
+        games = games.filter(**{f"{date_field}__gte": _day_start(filters.since)})
+    if filters.until is not None:
+        until = _day_start(filters.until) + timedelta(days=1)
+        games = games.filter(**{f"{date_field}__lt": until})
+    return games.order_by(f"-{date_field}", "-id").prefetch_related(
+        Prefetch(
+            "seats", queryset=Seat.objects.select_related("user").order_by("number")
+        )
+    )
+
+
+# ------------------------------------------------------ ratings and records
+
+LEADERBOARD_DAYS = 90
+"""A player must have finished a rated game this recently to be listed."""
+
+
+def leaderboard(*, family: str) -> QuerySet[PlayerStats]:
+    """Eligible players of ``family`` by conservative rating (μ − 3σ), best first:
+    at least ``PROVISIONAL_GAMES`` rated games, the last within 90 days."""
+    recent = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
+    return (
+        PlayerStats.objects.filter(
+            family=family,
+            rated_games__gte=PROVISIONAL_GAMES,
+            last_rated_at__gte=recent,
+        )
+        .select_related("user")
+        .order_by("-ordinal", "id")
+    )
+
+
+def high_scores(*, family: str, players: int, limit: int = 20) -> QuerySet[Seat]:
+    """The best final scores of ``family`` games for ``players`` players.
+
+    Games played on the site only (rated or not); imported records do not count.
+    """
+    return (
+        Seat.objects.filter(
+            score__isnull=False,
+            game__status=Game.Status.FINISHED,
+            game__imported=False,
+            game__variant__in=FAMILY_VARIANTS[family],
+            game__players=players,
+        )
+        .select_related("user", "game")
+        .order_by("-score", "game_id")[:limit]
+    )
+
+
+def player_stats(*, user: User) -> dict[str, PlayerStats]:
+    """``user``'s totals and rating per family (families never played are absent)."""
+    return {stats.family: stats for stats in PlayerStats.objects.filter(user=user)}
+
+
+def rating_history(*, user: User, family: str) -> list[RatingChange]:
+    """``user``'s rating after each rated game of ``family``, oldest first."""
+    return list(
+        RatingChange.objects.filter(user=user, family=family).order_by(
+            "created_at", "id"
+        )
     )

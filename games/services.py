@@ -20,12 +20,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
 from games.engine import policy, record
-from games.engine.common import EngineError
+from games.engine.common import EngineError, RecordError
 from games.engine.common import Game as EngineGame
 
 from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
+from .ratings import ratings_update_for_game
 from .selectors import game_engine, game_engine_remember, seats_with_users
 
 
@@ -385,7 +386,9 @@ def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
     (``rules/classic.md §7``; Summer Pavilion shares ties,
     ``rules/pavilion.md §7``), else by their current score and then complete wall
     rows. Seats that resigned or forfeited on time rank after all of them, the one
-    that left later above the one that left earlier. The caller holds the row lock
+    that left later above the one that left earlier. Totals and ratings are
+    updated here, in the same transaction (``ratings.ratings_update_for_game``).
+    The caller holds the row lock
     and saves ``game``.
     """
     seats = list(game.seats.order_by("number"))
@@ -410,6 +413,7 @@ def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
     game.finished_at = clock.now()
     game.seat_to_move = None
     game.turn_deadline = None
+    ratings_update_for_game(game=game)
 
 
 # -------------------------------------------------------------- deadlines
@@ -539,3 +543,64 @@ def vacation_end(*, user: User) -> None:
         vacation.ends_at = now
         vacation.save(update_fields=["ends_at"])
         _shift_my_deadlines(user, -unused)
+
+
+# ------------------------------------------------------------------ records
+
+RECORD_MAX_BYTES = 1_000_000
+"""Largest record file accepted (a long 4-player game is ~15 kB)."""
+
+
+def game_import(*, uploader: User, data: bytes | str) -> Game:
+    """Store an uploaded record (``spec/record.md``) as an unrated imported game.
+
+    Every event is checked by the engine (``record.load``); a bad record raises
+    :class:`GameActionError` naming the event and the reason, and stores nothing.
+    The record's names become the seats' display names (they need not be users);
+    a finished record gets the engine's final scores and ranks.
+    """
+    if len(data) > RECORD_MAX_BYTES:
+        raise GameActionError(_("This file is too large to be a game record."), "size")
+    try:
+        loaded = record.load(data)
+    except RecordError as error:
+        raise GameActionError(
+            _("This record cannot be imported: %(reason)s") % {"reason": str(error)},
+            "record",
+        ) from None
+    engine = loaded.game
+    events = engine.events()
+    outcome = engine.outcome()
+    now = clock.now()
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=engine.variant,
+            players=engine.players,
+            rated=False,
+            imported=True,
+            creator=uploader,
+            status=Game.Status.FINISHED if outcome else Game.Status.ACTIVE,
+            end_reason=Game.EndReason.NORMAL if outcome else Game.EndReason.NONE,
+            started_at=now,
+            finished_at=now if outcome else None,
+            first_seat=engine.first_seat,
+            ply=len(events),
+            state={"events": events},
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=number,
+                invite_status=Seat.Invite.IMPORTED,
+                display_name=(
+                    name.strip()[:60] or _("Player %(n)s") % {"n": number + 1}
+                ),
+                score=outcome.scores[number] if outcome else None,
+                rank=outcome.ranks[number] if outcome else None,
+            )
+            for number, name in enumerate(loaded.names)
+        )
+        Move.objects.bulk_create(
+            Move(game=game, ply=ply, event=event) for ply, event in enumerate(events)
+        )
+    return game

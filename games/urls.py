@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import history_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -15,4 +15,13 @@ urlpatterns = [
     path("games/<int:pk>/cancel/", views.game_cancel, name="cancel"),
     path("games/<int:pk>/resign/", views.game_resign, name="resign"),
     path("games/<int:pk>/record.json", views.game_record, name="record"),
+    path("games/<int:pk>/replay/", history_views.game_replay, name="replay"),
+    path("games/archive/", history_views.game_archive, name="archive"),
+    path("games/import/", history_views.game_import, name="import"),
+    path("leaderboard/<str:family>/", history_views.leaderboard, name="leaderboard"),
+    path(
+        "leaderboard/<str:family>/high-scores/",
+        history_views.high_scores,
+        name="high_scores",
+    ),
 ]

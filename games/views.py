@@ -8,7 +8,6 @@ htmx 2 does not swap 4xx responses).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib import messages
@@ -19,12 +18,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.engine import record
+
 from . import selectors, services
 from .board import board_context
 from .forms import GameCreateForm, MoveForm
 from .models import Game
 from .pavilion_board import live_context as pavilion_live_context
 from .pavilion_forms import PavilionMoveForm
+from .statistics import game_statistics
 
 
 def _game_or_404(pk: int) -> Game:
@@ -91,22 +93,30 @@ def _board_response(
     }
     viewer_seat = _viewer_seat(game, request)
     context["viewer_seat"] = viewer_seat
-    if game.first_seat is not None and game.is_pavilion:
-        context["board"] = pavilion_live_context(
-            engine=selectors.game_engine(game),  # type: ignore[arg-type]
-            names=[s.user.username if s.user else "?" for s in game.seats.all()],
-            viewer_seat=viewer_seat,
-            active=game.status == Game.Status.ACTIVE,
-            query=request.GET if request.method == "GET" else {},
-        )
-        context["board"]["results"] = list(game.seats.all())
-    elif game.first_seat is not None:
+    if game.first_seat is not None:
         engine = selectors.game_engine(game)
-        context["board"] = board_context(
-            game=game, engine=engine, viewer_seat=viewer_seat, group=group
-        )
+        seat_rows = list(game.seats.all())
+        names = [seat.name for seat in seat_rows]
+        if game.is_pavilion:
+            context["board"] = pavilion_live_context(
+                engine=engine,  # type: ignore[arg-type]
+                names=names,
+                viewer_seat=viewer_seat,
+                active=game.status == Game.Status.ACTIVE,
+                query=request.GET if request.method == "GET" else {},
+            )
+            context["board"]["results"] = seat_rows
+            for player in context["board"]["players"]:
+                row = seat_rows[player["seat"]]
+                player["forfeited"] = row.forfeited_at is not None
+        else:
+            context["board"] = board_context(
+                game=game, engine=engine, viewer_seat=viewer_seat, group=group
+            )
         for player in context["board"]["players"]:
             player["on_vacation_until"] = context["vacations"].get(player["seat"])
+        if game.status == Game.Status.FINISHED:
+            context["statistics"] = game_statistics(engine=engine, names=names)
     if request.user.is_authenticated:
         context["my_seat_row"] = next(
             (s for s in game.seats.all() if s.user_id == request.user.pk), None
@@ -256,7 +266,7 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     if game.first_seat is None:
         raise Http404(_("This game has not started."))
     response = HttpResponse(
-        json.dumps(selectors.game_record(game), indent=1),
+        record.dumps(selectors.game_record(game)),
         content_type="application/json",
     )
     response["Content-Disposition"] = f'attachment; filename="azul-{game.pk}.json"'

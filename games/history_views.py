@@ -1,0 +1,183 @@
+"""Archive, replay viewer, record import, leaderboards and high scores.
+
+Thin views like ``views.py``: forms parse, selectors read, services write. The
+replay viewer is one view: the page, or for an HTMX request its named partial
+``games/replay.html#replay``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from . import replay as replays
+from . import selectors, services
+from .forms import ArchiveFilterForm, RecordImportForm
+from .models import FAMILY_VARIANTS, Family, Game
+from .replay import position_context
+
+ARCHIVE_PAGE_SIZE = 25
+LEADERBOARD_PAGE_SIZE = 50
+
+
+def _page_number(request: HttpRequest) -> int:
+    value = request.GET.get("page", "1")
+    return max(1, min(int(value), 100_000)) if value.isdigit() else 1
+
+
+def _page(items: Any, page: int, size: int) -> tuple[list[Any], bool]:
+    """One page of a queryset and whether another follows — no COUNT(*), which
+    costs a full scan on a large table: ``size + 1`` rows tell if there is more."""
+    offset = (page - 1) * size
+    rows = list(items[offset : offset + size + 1])
+    return rows[:size], len(rows) > size
+
+
+def _query_without_page(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
+@require_GET
+def game_archive(request: HttpRequest) -> HttpResponse:
+    form = ArchiveFilterForm(request.GET or None)
+    data: dict[str, Any] = {}
+    if form.is_bound and form.is_valid():
+        data = form.cleaned_data
+    elif form.is_bound:
+        data = {k: v for k, v in form.cleaned_data.items() if k not in form.errors}
+    rated = {"yes": True, "no": False}.get(data.get("rated") or "")
+    filters = selectors.ArchiveFilters(
+        player=data.get("player"),
+        variant=data.get("variant") or "",
+        players=data.get("players"),
+        rated=rated,
+        since=data.get("since"),
+        until=data.get("until"),
+        ongoing=data.get("show") == "ongoing",
+        imported=data.get("show") == "imported",
+    )
+    page = _page_number(request)
+    games, has_next = _page(
+        selectors.game_archive(filters=filters), page, ARCHIVE_PAGE_SIZE
+    )
+    return render(
+        request,
+        "games/archive.html",
+        {
+            "form": form,
+            "games": games,
+            "page": page,
+            "has_next": has_next,
+            "query": _query_without_page(request),
+            "ongoing": filters.ongoing,
+        },
+    )
+
+
+def _game_or_404(pk: int) -> Game:
+    try:
+        return selectors.game_get(game_id=pk)
+    except Game.DoesNotExist:
+        raise Http404(_("No such game.")) from None
+
+
+@require_GET
+def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Any position of a started game: ``?ply=N`` (default: the last)."""
+    game = _game_or_404(pk)
+    if game.first_seat is None:
+        raise Http404(_("This game has not started."))
+    events = list(selectors.game_moves(game=game).values_list("event", flat=True))
+    value = request.GET.get("ply", "")
+    ply = int(value) if value.isdigit() else len(events)
+    replay = replays.game_replay(game=game, events=events, ply=ply)
+    position, position_template = position_context(game, replay.engine)
+    context = {
+        "game": game,
+        "replay": replay,
+        "position": position,
+        "position_template": position_template,
+        "scores": list(zip(replay.names, replay.scores, strict=True)),
+        "previous_ply": max(replay.ply - 1, 0),
+        "next_ply": min(replay.ply + 1, replay.last_ply),
+        "current_step": replay.steps[replay.ply - 1] if replay.ply else None,
+    }
+    template = "games/replay.html"
+    if request.htmx:
+        template += "#replay"
+    return render(request, template, context)
+
+
+@login_required
+def game_import(request: HttpRequest) -> HttpResponse:
+    form = RecordImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["record"]
+        if upload.size > services.RECORD_MAX_BYTES:
+            form.add_error("record", _("This file is too large to be a game record."))
+        else:
+            try:
+                game = services.game_import(uploader=request.user, data=upload.read())
+            except services.GameActionError as error:
+                form.add_error("record", error.message)
+            else:
+                messages.success(request, _("The record was imported."))
+                return redirect("games:replay", pk=game.pk)
+    return render(request, "games/import.html", {"form": form})
+
+
+def _family_or_404(family: str) -> str:
+    if family not in FAMILY_VARIANTS:
+        raise Http404(_("No such game."))
+    return family
+
+
+@require_GET
+def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
+    family = _family_or_404(family)
+    page = _page_number(request)
+    rows, has_next = _page(
+        selectors.leaderboard(family=family), page, LEADERBOARD_PAGE_SIZE
+    )
+    first_rank = (page - 1) * LEADERBOARD_PAGE_SIZE + 1
+    return render(
+        request,
+        "games/leaderboard.html",
+        {
+            "family": family,
+            "family_label": Family(family).label,
+            "families": Family.choices,
+            "rows": [(first_rank + i, stats) for i, stats in enumerate(rows)],
+            "page": page,
+            "has_next": has_next,
+            "min_games": selectors.PROVISIONAL_GAMES,
+            "days": selectors.LEADERBOARD_DAYS,
+        },
+    )
+
+
+@require_GET
+def high_scores(request: HttpRequest, family: str) -> HttpResponse:
+    family = _family_or_404(family)
+    value = request.GET.get("players", "2")
+    players = int(value) if value in ("2", "3", "4") else 2
+    return render(
+        request,
+        "games/high_scores.html",
+        {
+            "family": family,
+            "family_label": Family(family).label,
+            "families": Family.choices,
+            "players": players,
+            "player_counts": (2, 3, 4),
+            "seats": selectors.high_scores(family=family, players=players),
+        },
+    )

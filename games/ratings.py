@@ -1,0 +1,137 @@
+"""Ratings and per-player totals, updated in the transaction that finishes a game.
+
+Ratings are OpenSkill's Plackett–Luce model (``openskill.models.PlackettLuce``),
+one per player per game family (classic Azul with its grey wall; Summer Pavilion
+with its grey side). A rated game feeds the final ranks the site stored on the
+seats (after tie-breaks; a resigned or forfeited seat ranks last), each player a
+team of one; equal ranks are a tie. The site shows the conservative rating
+μ − 3σ and calls a player provisional below ``PROVISIONAL_GAMES`` rated games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from .models import Game, PlayerStats, RatingChange, Seat, variant_family
+
+PROVISIONAL_GAMES = 10
+"""Rated games before a rating stops being provisional (and may enter leaderboards)."""
+
+
+@cache
+def model() -> PlackettLuce:
+    """The rating model: openskill's defaults (μ 25, σ 25/3)."""
+    return PlackettLuce()
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """The rating shown and sorted by: μ − 3σ (openskill's ``ordinal``)."""
+    return mu - 3 * sigma
+
+
+def rate(
+    ratings: Sequence[tuple[float, float]], ranks: Sequence[int]
+) -> list[tuple[float, float]]:
+    """New ``(mu, sigma)`` per player after one game with ``ranks`` (1 = best)."""
+    plackett_luce = model()
+    teams = [[plackett_luce.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    rated = plackett_luce.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def _new_stats(user_id: int, family: str) -> PlayerStats:
+    plackett_luce = model()
+    mu, sigma = plackett_luce.mu, plackett_luce.sigma
+    return PlayerStats(
+        user_id=user_id,
+        family=family,
+        mu=mu,
+        sigma=sigma,
+        ordinal=conservative(mu, sigma),
+    )
+
+
+def _max(current: int | None, value: int) -> int:
+    return value if current is None else max(current, value)
+
+
+def stats_add_result(stats: PlayerStats, *, score: int, rank: int, rated: bool) -> None:
+    """Count one finished game in ``stats`` (in memory; the caller saves)."""
+    stats.games += 1
+    stats.wins += rank == 1
+    stats.score_sum += score
+    stats.best_score = _max(stats.best_score, score)
+    if rated:
+        stats.rated_games += 1
+        stats.rated_wins += rank == 1
+        stats.rated_best_score = _max(stats.rated_best_score, score)
+
+
+def ratings_update_for_game(*, game: Game) -> None:
+    """Count a just-finished game: totals for every seat, ratings if it is rated.
+
+    Called by ``services.game_finish`` inside its transaction, after the seats'
+    final scores and ranks are set. Imported games and games without a full table
+    of users are ignored.
+    """
+    if game.imported or game.status != Game.Status.FINISHED:
+        return
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    if any(s.user_id is None or s.rank is None or s.score is None for s in seats):
+        return
+    family = variant_family(game.variant)
+    user_ids = [s.user_id for s in seats]
+    with transaction.atomic():
+        # Lock in user order so two games finishing together cannot deadlock.
+        existing = {
+            stats.user_id: stats
+            for stats in PlayerStats.objects.select_for_update()
+            .filter(family=family, user_id__in=user_ids)
+            .order_by("user_id")
+        }
+        created = []
+        for user_id in user_ids:
+            if user_id not in existing:
+                existing[user_id] = _new_stats(user_id, family)
+                created.append(existing[user_id])
+        rows = [existing[s.user_id] for s in seats]
+        for stats, seat in zip(rows, seats, strict=True):
+            stats_add_result(stats, score=seat.score, rank=seat.rank, rated=game.rated)
+        if game.rated:
+            before = [(stats.mu, stats.sigma) for stats in rows]
+            after = rate(before, [seat.rank for seat in seats])
+            changes = []
+            for stats, (mu_before, sigma_before), (mu, sigma) in zip(
+                rows, before, after, strict=True
+            ):
+                stats.mu, stats.sigma = mu, sigma
+                stats.ordinal = conservative(mu, sigma)
+                stats.last_rated_at = game.finished_at
+                changes.append(
+                    RatingChange(
+                        user_id=stats.user_id,
+                        game=game,
+                        family=family,
+                        mu_before=mu_before,
+                        sigma_before=sigma_before,
+                        mu=mu,
+                        sigma=sigma,
+                        ordinal=stats.ordinal,
+                        created_at=game.finished_at,
+                    )
+                )
+            RatingChange.objects.bulk_create(changes)
+        for stats in created:
+            stats.save()
+        PlayerStats.objects.bulk_update(
+            [s for s in rows if s not in created],
+            [
+                *("mu", "sigma", "ordinal", "rated_games", "rated_wins"),
+                *("rated_best_score", "last_rated_at", "games", "wins"),
+                *("score_sum", "best_score"),
+            ],
+        )

@@ -1,0 +1,262 @@
+"""Archive filters, record import and export, fill_games, leaderboards, pages."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from games import selectors, services
+from games.engine import record
+from games.models import Game, Move, PlayerStats, RatingChange, Seat
+from games.ratings import PROVISIONAL_GAMES
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def filled():
+    out = StringIO()
+    call_command("fill_games", 40, players=6, seed=3, days=200, stdout=out)
+    assert "40 games" in out.getvalue()
+    return out.getvalue()
+
+
+def _archive_ids(**filters):
+    archive = selectors.game_archive(filters=selectors.ArchiveFilters(**filters))
+    return [g.pk for g in archive]
+
+
+# ------------------------------------------------------------------ fill_games
+
+
+def test_fill_games_stores_complete_replayable_games(filled):
+    games = list(Game.objects.all())
+    assert len(games) == 40
+    assert {g.status for g in games} == {Game.Status.FINISHED}
+    for game in games[:10]:
+        engine = selectors.game_engine_from_moves(game)
+        assert engine.is_over()
+        assert Move.objects.filter(game=game).count() == game.ply
+        seats = list(game.seats.order_by("number"))
+        assert [s.score for s in seats] == list(engine.outcome().scores)
+        assert [s.rank for s in seats] == list(engine.outcome().ranks)
+        assert all(s.user_id for s in seats)
+    # totals agree with the seats, ratings with the rated games
+    for stats in PlayerStats.objects.all():
+        mine = Seat.objects.filter(
+            user=stats.user, game__variant__startswith=stats.family
+        )
+        assert stats.games == mine.count()
+        assert stats.wins == mine.filter(rank=1).count()
+        assert stats.rated_games == mine.filter(game__rated=True).count()
+        assert (
+            stats.rated_games
+            == RatingChange.objects.filter(user=stats.user, family=stats.family).count()
+        )
+
+
+# --------------------------------------------------------------------- archive
+
+
+def test_archive_filters(filled, players):
+    games = list(Game.objects.prefetch_related("seats__user"))
+    newest_first = sorted(games, key=lambda g: (g.finished_at, g.pk), reverse=True)
+    assert _archive_ids() == [g.pk for g in newest_first]
+    someone = games[0].seats.all()[0].user
+    assert _archive_ids(player=someone) == [
+        g.pk for g in newest_first if any(s.user == someone for s in g.seats.all())
+    ]
+    assert _archive_ids(variant="classic-grey") == [
+        g.pk for g in newest_first if g.variant == "classic-grey"
+    ]
+    assert _archive_ids(variant="pavilion") == [
+        g.pk for g in newest_first if g.variant.startswith("pavilion")
+    ]
+    assert _archive_ids(players=3) == [g.pk for g in newest_first if g.players == 3]
+    assert _archive_ids(rated=False) == [g.pk for g in newest_first if not g.rated]
+    middle = newest_first[len(newest_first) // 2].finished_at.date()
+    assert _archive_ids(since=middle, until=middle) == [
+        g.pk for g in newest_first if g.finished_at.date() == middle
+    ]
+    assert _archive_ids(ongoing=True) == []
+    assert _archive_ids(imported=True) == []
+
+
+def test_archive_page_filters_and_paginates(filled, client):
+    url = reverse("games:archive")
+    response = client.get(url, {"variant": "classic", "rated": "yes"})
+    assert response.status_code == 200
+    shown = [g.pk for g in response.context["games"]]
+    assert shown == _archive_ids(variant="classic", rated=True)[:25]
+    page1 = client.get(url)
+    page2 = client.get(url, {"page": 2})
+    assert page1.context["has_next"] and not page2.context["has_next"]
+    assert len(page1.context["games"]) == 25 and len(page2.context["games"]) == 15
+    # an unknown player is a form error, not a crash, and shows everything
+    unknown = client.get(url, {"player": "nobody-here"})
+    assert unknown.status_code == 200
+    assert "nobody-here" in unknown.content.decode()
+    assert len(unknown.context["games"]) == 25
+    assert client.get(url, {"page": "x"}).status_code == 200
+
+
+# ------------------------------------------------------------- import / export
+
+
+def _record_text(variant="classic", players=3, seed=4, cut=None):
+    engine = record.random_game(variant, players, seed)
+    data = record.export(engine, ["Ana", "Bình", "민지"][:players])
+    if cut is not None:
+        data["events"] = data["events"][:cut]
+        data.pop("result")
+    return json.dumps(data, ensure_ascii=False), engine
+
+
+@pytest.mark.parametrize("variant", ["classic-grey", "pavilion"])
+def test_import_round_trip(players, client_for, variant):
+    text, engine = _record_text(variant)
+    client = client_for(players[0])
+    upload = SimpleUploadedFile("game.json", text.encode(), "application/json")
+    response = client.post(reverse("games:import"), {"record": upload})
+    game = Game.objects.get(imported=True)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:replay", args=[game.pk])
+    assert not game.rated and game.status == Game.Status.FINISHED
+    seats = list(game.seats.order_by("number"))
+    assert [s.name for s in seats] == ["Ana", "Bình", "민지"]
+    assert all(s.user is None for s in seats)
+    assert [s.score for s in seats] == list(engine.outcome().scores)
+    exported = json.loads(client.get(reverse("games:record", args=[game.pk])).content)
+    assert exported == json.loads(text)
+    replay = client.get(reverse("games:replay", args=[game.pk]), {"ply": 25})
+    assert replay.status_code == 200 and replay.context["replay"].ply == 25
+    # the rest of the site ignores it
+    assert not PlayerStats.objects.exists()
+    assert _archive_ids() == [] and _archive_ids(imported=True) == [game.pk]
+
+
+def test_import_unfinished_record(players):
+    text, _engine = _record_text(cut=30)
+    game = services.game_import(uploader=players[0], data=text)
+    assert game.status == Game.Status.ACTIVE and game.ply == 30
+    assert game.seat_to_move is None and game.turn_deadline is None
+    with pytest.raises(services.GameActionError):
+        services.game_play_move(
+            game_id=game.pk, user=players[0], move={}, expected_ply=30
+        )
+
+
+def test_invalid_record_names_the_event_and_changes_nothing(players, client_for):
+    text, _engine = _record_text()
+    data = json.loads(text)
+    data["events"][5]["colour"] = "pink"
+    client = client_for(players[0])
+    upload = SimpleUploadedFile("bad.json", json.dumps(data).encode())
+    response = client.post(reverse("games:import"), {"record": upload})
+    assert response.status_code == 200
+    error = response.context["form"].errors["record"][0]
+    assert "event 5" in error
+    assert not Game.objects.exists() and not Move.objects.exists()
+    for bad, where in [(b"{not json", "record:"), (b'{"format": "x"}', "record:")]:
+        upload = SimpleUploadedFile("bad.json", bad)
+        response = client.post(reverse("games:import"), {"record": upload})
+        assert where in response.context["form"].errors["record"][0]
+    assert not Game.objects.exists()
+
+
+def test_import_needs_a_login(client):
+    response = client.get(reverse("games:import"))
+    assert response.status_code == 302
+
+
+# ----------------------------------------------------- leaderboards, profiles
+
+
+def _stats(user, family="classic", *, rated_games, days_ago=1, ordinal=10.0):
+    return PlayerStats.objects.create(
+        user=user,
+        family=family,
+        mu=ordinal + 9,
+        sigma=3,
+        ordinal=ordinal,
+        rated_games=rated_games,
+        rated_wins=rated_games // 2,
+        rated_best_score=70,
+        games=rated_games,
+        wins=rated_games // 2,
+        score_sum=50 * rated_games,
+        best_score=70,
+        last_rated_at=timezone.now() - timedelta(days=days_ago),
+    )
+
+
+def test_leaderboard_eligibility_and_order(players, client):
+    ana, binh, chloe, dae = players
+    _stats(ana, rated_games=PROVISIONAL_GAMES, ordinal=12)
+    _stats(binh, rated_games=30, ordinal=20)
+    _stats(chloe, rated_games=PROVISIONAL_GAMES - 1, ordinal=30)  # provisional
+    _stats(dae, rated_games=50, ordinal=40, days_ago=91)  # inactive
+    _stats(dae, "pavilion", rated_games=50, ordinal=5)
+    response = client.get(reverse("games:leaderboard", args=["classic"]))
+    rows = response.context["rows"]
+    assert [(rank, s.user.username) for rank, s in rows] == [(1, "binh"), (2, "ana")]
+    assert "50%" in response.content.decode()
+    pavilion = client.get(reverse("games:leaderboard", args=["pavilion"]))
+    assert [s.user.username for _r, s in pavilion.context["rows"]] == ["dae"]
+    assert client.get("/leaderboard/chess/").status_code == 404
+
+
+def test_high_scores_per_family_and_player_count(filled, client):
+    response = client.get(
+        reverse("games:high_scores", args=["pavilion"]), {"players": "3"}
+    )
+    seats = list(response.context["seats"])
+    expected = sorted(
+        Seat.objects.filter(
+            game__variant__startswith="pavilion", game__players=3
+        ).values_list("score", flat=True),
+        reverse=True,
+    )[:20]
+    assert [s.score for s in seats] == expected
+
+
+def test_profile_shows_rating_chart_and_totals(filled, client):
+    stats = PlayerStats.objects.filter(rated_games__gt=0).first()
+    response = client.get(reverse("profile", args=[stats.user.username]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<svg" in html and "<polyline" in html
+    assert f"{stats.ordinal:.1f}" in html
+    assert reverse("games:archive") + f"?player={stats.user.username}" in html
+
+
+def test_finished_game_page_shows_statistics(filled, client):
+    game = Game.objects.filter(variant="classic").first()
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    statistics = response.context["statistics"]
+    labels = [label for label, _values in statistics["rows"]]
+    assert "Row bonus" in labels and "Colours completed" in labels
+    scores = dict(statistics["rows"])["Score"]
+    assert scores == [s.score for s in game.seats.order_by("number")]
+
+
+def test_replay_page_steps_and_partial(filled, client):
+    game = Game.objects.filter(variant="pavilion").first()
+    url = reverse("games:replay", args=[game.pk])
+    last = client.get(url)
+    assert last.context["replay"].ply == game.ply
+    first = client.get(url, {"ply": 0})
+    assert first.context["replay"].ply == 0 and first.context["previous_ply"] == 0
+    middle = client.get(url, {"ply": 7}, headers={"HX-Request": "true"})
+    html = middle.content.decode()
+    assert middle.context["next_ply"] == 8
+    assert html.lstrip().startswith('<div id="replay"') and "<html" not in html
+    assert client.get(url, {"ply": 10**6}).context["replay"].ply == game.ply
+    assert client.get(url, {"ply": "-3"}).context["replay"].ply == game.ply
