@@ -133,7 +133,7 @@ def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
 def log_with_forfeits(
     *, game: Game, lines: list[str], names: list[str], seat_rows: list[Any]
 ) -> list[str]:
-    """The log in words plus a line where each player forfeited on time."""
+    """The log in words plus a line where each player forfeited or resigned."""
     events = game.cached_events
     last_forfeit = max(
         (s.forfeited_ply for s in seat_rows if s.forfeited_ply is not None),
@@ -148,7 +148,12 @@ def log_with_forfeits(
             before.apply_event(event)
         position = len(describe_log(before.log, names))
         name = names[seat.number]
-        if game.end_reason == Game.EndReason.TIMEOUT and (
+        if seat.resigned and seat.forfeited_at is None:
+            if game.status == Game.Status.FINISHED and seat.forfeited_ply == game.ply:
+                text = _("%(player)s resigned.")
+            else:
+                text = _("%(player)s resigned; the site plays their turns from now on.")
+        elif game.end_reason == Game.EndReason.TIMEOUT and (
             seat.forfeited_ply == last_forfeit
         ):
             text = _("%(player)s did not move in time and lost the game.")

@@ -219,13 +219,15 @@ def _append_events(
     """Run pending chance events and forfeited seats' turns, append the Move rows.
 
     ``events`` is the engine's event list before the action; the rows appended are
-    the events after it. A seat that forfeited on time has its turns played by
+    the events after it. A seat that forfeited on time (or resigned while others
+    play on) has its turns played by
     ``engine.policy`` here, in the same transaction, as ``auto`` Move rows. Starts
     the next turn's clock, ends the game if it is over, and rings the channel layer
     after commit. The caller saves ``game``.
     """
     users = {s.number: s.user_id for s in seats}
-    forfeited = {s.number for s in seats if s.forfeited_at is not None}
+    # Seats that left (on time, or by resigning with others still playing).
+    forfeited = {s.number for s in seats if s.forfeited_at is not None or s.resigned}
     while True:
         while engine.needs_chance():
             engine.chance(rng)
@@ -343,19 +345,38 @@ def game_play_move(
 
 
 def game_resign(*, game_id: int, user: User) -> Game:
-    """End the game now: the resigning player ranks last (after everyone else)."""
+    """Leave the game: the resigning player ranks last (after everyone still in).
+
+    With two players (or when only one would be left) the game ends now. With three
+    or four the others play on: from now on the site plays the resigner's turns
+    with the same policy as for a forfeit on time (``engine/policy.py``), so the
+    table is not spoiled for the others.
+    """
     with transaction.atomic():
         game = _locked_game(game_id)
-        seat = game.seats.filter(user=user).first()
+        seats = list(game.seats.order_by("number"))
+        seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise GameActionError(_("You are not playing in this game."), "seat")
         if game.status != Game.Status.ACTIVE:
             raise GameActionError(_("This game is not in progress."), "status")
+        if seat.resigned or seat.forfeited_at is not None:
+            raise GameActionError(_("You have already left this game."), "left")
         seat.resigned = True
-        seat.save(update_fields=["resigned"])
-        game_finish(game=game, engine=game_engine(game), reason=Game.EndReason.RESIGNED)
+        seat.forfeited_ply = game.ply  # when they left, for the ranks and the log
+        seat.save(update_fields=["resigned", "forfeited_ply"])
+        engine = game_engine(game)
+        still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
+        if len(still_playing) <= 1:
+            game_finish(game=game, engine=engine, reason=Game.EndReason.RESIGNED)
+            _notify_after_commit(game, {s.number: s.user_id for s in seats})
+        else:
+            if game.seat_to_move == seat.number:
+                game.seat_to_move = None  # the next live seat's clock starts afresh
+            _append_events(
+                game, engine, engine.events(), rng=_system_rng(), seats=seats
+            )
         game.save()
-        _notify_after_commit(game, {s.number: s.user_id for s in game.seats.all()})
     return game
 
 

@@ -109,6 +109,7 @@ def _board_response(
             for player in context["board"]["players"]:
                 row = seat_rows[player["seat"]]
                 player["forfeited"] = row.forfeited_at is not None
+                player["resigned"] = row.resigned
         else:
             context["board"] = board_context(
                 game=game, engine=engine, viewer_seat=viewer_seat, group=group

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import services
+from games import selectors, services
 from games.models import Game, PlayerStats, RatingChange
 from games.ratings import conservative, ratings_update_for_game
 
@@ -79,12 +79,21 @@ def test_rated_game_matches_openskill(players, start_game, count, ranks):
 
 
 def test_forfeit_counts_as_last_place(players, start_game):
-    """A resignation (the forfeit the site has) ranks last and is rated so."""
+    """Players who leave (resign, or forfeit on time) rank last and are rated so."""
     users = players[:3]
     game = start_game(users, rated=True)
-    services.game_resign(game_id=game.pk, user=users[0])
+    services.game_resign(game_id=game.pk, user=users[0])  # the others play on
+    game.refresh_from_db()
+    mover = game.seats.get(number=game.seat_to_move).user
+    move = selectors.game_engine(game).legal_moves()[0]
+    services.game_play_move(
+        game_id=game.pk, user=mover, move=move.to_event(), expected_ply=game.ply
+    )
+    services.game_resign(game_id=game.pk, user=users[1])  # one left: it ends
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
     ranks = [s.rank for s in game.seats.order_by("number")]
-    assert ranks[0] == 3
+    assert ranks == [3, 2, 1]
     fresh = PlackettLuce()
     expected = _direct([(fresh.mu, fresh.sigma)] * 3, ranks)
     assert _flat(_rating(u) for u in users) == pytest.approx(_flat(expected))

@@ -286,16 +286,64 @@ def test_a_whole_game_ends_with_scores_and_ranks(players, start_game, variant, c
         services.game_resign(game_id=game.pk, user=seats[0].user)
 
 
-def test_resignation_ends_the_game_and_ranks_the_resigner_last(players, start_game):
-    game = start_game(players[:3])
+def test_resignation_in_a_two_player_game_ends_it(players, start_game):
+    game = start_game(players[:2])
     services.game_resign(game_id=game.pk, user=players[1])
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.end_reason == Game.EndReason.RESIGNED
     seats = {s.user: s for s in game.seats.all()}
     assert seats[players[1]].resigned
-    assert seats[players[1]].rank == 3
-    assert seats[players[0]].rank == seats[players[2]].rank == 1
+    assert (seats[players[0]].rank, seats[players[1]].rank) == (1, 2)
+
+
+def test_resigning_with_three_players_lets_the_others_play_on(players, start_game):
+    game = start_game(players[:3])
+    resigner = _user_to_move(game)
+    services.game_resign(game_id=game.pk, user=resigner)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    seats = {s.user: s for s in game.seats.all()}
+    left = seats[resigner]
+    assert left.resigned and left.forfeited_at is None
+    # It was their turn: the site played it at once, and the clock moved on.
+    assert game.seat_to_move != left.number
+    assert game.moves.filter(auto=True, event__seat=left.number).exists()
+    with pytest.raises(services.GameActionError, match="already left"):
+        services.game_resign(game_id=game.pk, user=resigner)
+    # The two others play the game to its end; the resigner's turns are automatic.
+    while game.status == Game.Status.ACTIVE:
+        user = _user_to_move(game)
+        assert user != resigner
+        move = selectors.game_engine(game).legal_moves()[0]
+        game = services.game_play_move(
+            game_id=game.pk, user=user, move=move_event(move), expected_ply=game.ply
+        )
+    game.refresh_from_db()
+    assert game.end_reason == Game.EndReason.NORMAL
+    seats = {s.user: s for s in game.seats.all()}
+    assert seats[resigner].rank == 3
+    assert sorted(s.rank for s in seats.values())[:2] in ([1, 1], [1, 2])
+
+
+def test_when_all_but_one_have_left_the_game_ends(players, start_game):
+    game = start_game(players[:3])
+    services.game_resign(game_id=game.pk, user=players[1])
+    game.refresh_from_db()
+    move = selectors.game_engine(game).legal_moves()[0]
+    services.game_play_move(
+        game_id=game.pk,
+        user=_user_to_move(game),
+        move=move_event(move),
+        expected_ply=game.ply,
+    )
+    services.game_resign(game_id=game.pk, user=players[2])
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.end_reason == Game.EndReason.RESIGNED
+    ranks = {s.user: s.rank for s in game.seats.all()}
+    # The later leaver ranks above the earlier one.
+    assert (ranks[players[0]], ranks[players[2]], ranks[players[1]]) == (1, 2, 3)
 
 
 def test_deadline_moves_with_the_turn(players, start_game):
