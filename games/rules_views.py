@@ -36,7 +36,7 @@ def _classic_context() -> dict[str, Any]:
     ]
     # A scoring example: the new tile (row 2, column 2) joins a row of 3 and a
     # column of 2: 3 + 2 = 5 points.
-    filled = {(2, 1), (2, 3), (1, 2)}
+    filled = {(2, 1), (2, 2), (2, 3), (1, 2)}
     scoring = [
         [
             {
