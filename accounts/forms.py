@@ -1,7 +1,11 @@
 """Sign-up form: Django's ``UserCreationForm`` plus an e-mail for password resets."""
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from .models import VACATION_DAYS_PER_YEAR, User
@@ -34,3 +38,13 @@ class VacationForm(forms.Form):
         max_value=VACATION_DAYS_PER_YEAR,
         initial=7,
     )
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """contrib.auth's reset form, its e-mail written in the account's language."""
+
+    def send_mail(self, *args: Any, **kwargs: Any) -> None:
+        context = kwargs.get("context") or args[2]
+        language = getattr(context.get("user"), "language", "")
+        with translation.override(language or translation.get_language()):
+            super().send_mail(*args, **kwargs)

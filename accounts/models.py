@@ -10,6 +10,11 @@ VACATION_DAYS_PER_YEAR = 14
 """Vacation days each player may take per calendar year (UTC)."""
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages (``settings.LANGUAGES``), for the saved preference."""
+    return [(code, name) for code, name in settings.LANGUAGES]
+
+
 class User(AbstractUser):
     """A registered player; ``username`` is the name shown at the table."""
 
@@ -23,6 +28,15 @@ class User(AbstractUser):
         max_length=10,
         choices=EmailNotifications.choices,
         default=EmailNotifications.EACH_MOVE,
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        choices=language_choices,
+        help_text=_(
+            "The site and its e-mails use this language; empty: the browser's."
+        ),
     )
     digest_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last daily digest went out."

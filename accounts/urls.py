@@ -1,10 +1,19 @@
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import views
+from .forms import PasswordResetForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("settings/", views.settings_view, name="settings"),
+    path("language/", views.language_switch, name="language_switch"),
+    # The reset e-mail goes out in the account's language, not the requester's.
+    path(
+        "password_reset/",
+        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
+        name="password_reset",
+    ),
     path("players/<str:username>/", views.profile, name="profile"),
     # login, logout, password_change, password_reset...: contrib.auth's views.
     path("", include("django.contrib.auth.urls")),

@@ -2,12 +2,16 @@
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from games import selectors
 from games.charts import rating_chart_svg
@@ -15,6 +19,7 @@ from games.models import Family
 
 from .forms import EmailPreferencesForm, SignUpForm, VacationForm
 from .models import VACATION_DAYS_PER_YEAR, User
+from .services import user_language_set
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -23,12 +28,30 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = SignUpForm(request.POST)
         if form.is_valid():
-            user = form.save()
+            user = form.save(commit=False)
+            # The language the player signed up in is the one they read.
+            user.language = getattr(request, "LANGUAGE_CODE", "")
+            user.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("games:home")
     else:
         form = SignUpForm()
     return render(request, "accounts/signup.html", {"form": form})
+
+
+@require_POST
+def language_switch(request: HttpRequest) -> HttpResponse:
+    """The language switcher's POST: Django's ``set_language`` (cookie, safe
+    redirect to ``next``), and the choice saved on the account when signed in."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if (
+        request.user.is_authenticated
+        and language in dict(settings.LANGUAGES)
+        and check_for_language(language)
+    ):
+        user_language_set(user=request.user, language=language)
+    return response
 
 
 def _family_summaries(player: User) -> list[dict[str, Any]]:

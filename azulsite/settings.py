@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After auth: a signed-in player's saved language beats cookie/Accept-Language.
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -144,8 +146,10 @@ AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 
-# Internationalisation: every user-facing string is translatable; translations of
-# vi, pt-br and ko arrive with a later issue.
+# Internationalisation: every user-facing string is translatable; catalogs for vi,
+# pt_BR and ko live in locale/ (compiled .mo committed; glossary in
+# locale/GLOSSARY.md). Language: the account's saved one, else the switcher's
+# cookie, else Accept-Language, else English.
 LANGUAGE_CODE = "en"
 LANGUAGES = [
     ("en", _("English")),
