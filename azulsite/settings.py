@@ -190,7 +190,10 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer with a linear fan-out (azulsite/layers.py).
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "azulsite.layers.FanOutInMemoryChannelLayer"}
+    }
 
 # E-mail: printed on the console unless an SMTP host is configured.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
