@@ -102,14 +102,25 @@ WSGI_APPLICATION = "azulsite.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # Each server process runs its sync work on one thread (handlers.py), so
+        # one kept connection per process; no connect and PRAGMAs per request.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 30,
         "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        # WAL: readers never wait for the writer; NORMAL: a commit waits for
+        # the WAL write, not an fsync (durable across a crash of the process,
+        # not of the machine); a 32 MB page cache and 256 MB memory map per
+        # connection; temporary tables in memory.
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA cache_size=-32000; PRAGMA mmap_size=268435456; "
+            "PRAGMA temp_store=MEMORY;"
+        ),
     }
     # A file (not :memory:) so a live Daphne test server shares it (stack.md §4).
     DATABASES["default"]["TEST"] = {
@@ -175,6 +186,22 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
+
+# Sessions: read through the cache, written to the database. Logging out deletes
+# both, so the cache must be one every server process sees: Redis when REDIS_URL
+# is set (several processes), else this process's memory (one process; run
+# several only with REDIS_URL, as azulsite/serve.py insists).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + "-cache",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Channels: Redis when REDIS_URL is set (several processes), else in memory.
 REDIS_URL = os.environ.get("REDIS_URL", "")
