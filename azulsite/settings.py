@@ -102,12 +102,16 @@ WSGI_APPLICATION = "azulsite.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Each server process runs its sync work on one thread (handlers.py), so
-        # one kept connection per process; no connect and PRAGMAs per request.
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "600")),
         conn_health_checks=True,
     )
 }
+# Each server process runs its sync work on one thread (handlers.py): on SQLite
+# keep that thread's connection (no connect and PRAGMAs per request). Other
+# databases keep Django's default unless CONN_MAX_AGE says otherwise.
+DATABASES["default"]["CONN_MAX_AGE"] = int(
+    os.environ.get("CONN_MAX_AGE")
+    or (600 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 0)
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 30,
