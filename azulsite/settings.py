@@ -104,14 +104,29 @@ WSGI_APPLICATION = "azulsite.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
+# Each server process runs its sync work on one thread (handlers.py): on SQLite
+# keep that thread's connection (no connect and PRAGMAs per request). Other
+# databases keep Django's default unless CONN_MAX_AGE says otherwise.
+DATABASES["default"]["CONN_MAX_AGE"] = int(
+    os.environ.get("CONN_MAX_AGE")
+    or (600 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 0)
+)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 30,
         "transaction_mode": "IMMEDIATE",
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        # WAL: readers never wait for the writer; NORMAL: a commit waits for
+        # the WAL write, not an fsync (durable across a crash of the process,
+        # not of the machine); a 32 MB page cache and 256 MB memory map per
+        # connection; temporary tables in memory.
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+            "PRAGMA cache_size=-32000; PRAGMA mmap_size=268435456; "
+            "PRAGMA temp_store=MEMORY;"
+        ),
     }
     # A file (not :memory:) so a live Daphne test server shares it (stack.md §4).
     DATABASES["default"]["TEST"] = {
@@ -180,6 +195,22 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
+# Sessions: read through the cache, written to the database. Logging out deletes
+# both, so the cache must be one every server process sees: Redis when REDIS_URL
+# is set (several processes), else this process's memory (one process; run
+# several only with REDIS_URL, as azulsite/serve.py insists).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + "-cache",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # Channels: Redis when REDIS_URL is set (several processes), else in memory.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -194,7 +225,10 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer with a linear fan-out (azulsite/layers.py).
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "azulsite.layers.FanOutInMemoryChannelLayer"}
+    }
 
 # E-mail: printed on the console unless an SMTP host is configured.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")

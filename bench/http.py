@@ -75,6 +75,7 @@ def server_env(db_path: Path) -> dict[str, str]:
         LOG_LEVEL="ERROR",
     )
     env.pop("REDIS_URL", None)
+    env.pop("DEADLINE_LOOP_SECONDS", None)
     return env
 
 
@@ -357,6 +358,13 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="Daphne processes sharing one socket (more than one uses Redis)",
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number ≥ 2")
@@ -364,26 +372,54 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="azul-bench-"))
     db_path = workdir / "bench.sqlite3"
     env = server_env(db_path)
+    if args.processes > 1:
+        env["REDIS_URL"] = args.redis_url
+        env["CHANNEL_LAYER_PREFIX"] = f"bench-{secrets.token_hex(4)}"
     seats = prepare(args.players, db_path, env)
-    port = free_port()
     profile = os.environ.get("BENCH_PROFILE")  # write a cProfile of the server
-    server = subprocess.Popen(
-        [
-            *([sys.executable, "-m", "cProfile", "-o", profile] if profile else []),
-            str(Path(sys.executable).parent / "daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "-v",
-            "0",  # no access log: it would cost the server time per request
-            "azulsite.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=(workdir / "daphne.log").open("w"),
-    )
+    log = (workdir / "daphne.log").open("w")
+    if args.processes == 1:
+        port = free_port()
+        servers = [
+            subprocess.Popen(
+                [
+                    *(
+                        [sys.executable, "-m", "cProfile", "-o", profile]
+                        if profile
+                        else []
+                    ),
+                    str(Path(sys.executable).parent / "daphne"),
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "-v",
+                    "0",  # no access log: it would cost the server time per request
+                    "azulsite.asgi:application",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        ]
+    else:
+        # Several processes adopt one listening socket (azulsite/serve.py); the
+        # doorbells cross processes through Redis, as in production.
+        from azulsite import serve
+
+        listener = serve.listening_socket("127.0.0.1", 0)
+        port = int(listener.getsockname()[1])
+        servers = serve.start(
+            listener,
+            args.processes,
+            env=env,
+            extra=["-v", "0"],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        listener.close()  # the children hold it
     try:
         for _ in range(100):
             try:
@@ -429,7 +465,12 @@ def main() -> int:
         print(
             f"{args.players} players, {args.players // 2} two-player games, "
             f"{args.seconds:.0f} s measured after {args.warmup:.0f} s warm-up "
-            f"(Daphne, SQLite, one process)"
+            f"(Daphne, SQLite, "
+            + (
+                "one process, in-memory channel layer)"
+                if args.processes == 1
+                else f"{args.processes} processes on one socket, Redis channel layer)"
+            )
         )
         print(f"moves/s      {len(moves) / args.seconds:8.1f}")
         print(
@@ -446,11 +487,9 @@ def main() -> int:
             print(f"move p95 / trivial p95 = {move_p95 / page_p95:.2f}")
         print(f"games finished {stats.games_finished}, errors {stats.errors}")
     finally:
-        server.send_signal(__import__("signal").SIGINT)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        from azulsite import serve
+
+        serve.stop(servers)
     return 0
 
 

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 
 logger = logging.getLogger(__name__)
 
@@ -27,14 +27,30 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def _send(group: str, message: dict[str, object]) -> None:
+async def _group_send_all(
+    layer: BaseChannelLayer, messages: list[tuple[str, dict[str, object]]]
+) -> None:
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # the move is committed; a lost doorbell must not undo it
+            logger.exception("channel layer send to %s failed", group)
+
+
+def _send(messages: list[tuple[str, dict[str, object]]]) -> None:
+    """Ring every ``(group, message)`` in one trip to the event loop.
+
+    Each ``async_to_sync`` call from a request's worker thread waits for the
+    server's event loop; a move rings the game and each seated player, so one
+    trip instead of three (``bench/http.py``).
+    """
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # the move is committed; a lost doorbell must not undo it
-        logger.exception("channel layer send to %s failed", group)
+        async_to_sync(_group_send_all)(layer, messages)
+    except Exception:
+        logger.exception("channel layer send failed")
 
 
 def game_updated(
@@ -47,30 +63,35 @@ def game_updated(
 ) -> None:
     """Tell watchers of a game it changed, and its players that their lists did."""
     text = json.dumps({"type": "game", "ply": ply, "status": status})
-    _send(
-        game_group(game_id),
-        {
-            "type": "game.updated",
-            "game": game_id,
-            "ply": ply,
-            "status": status,
-            "text": text,
-        },
-    )
+    messages: list[tuple[str, dict[str, object]]] = [
+        (
+            game_group(game_id),
+            {
+                "type": "game.updated",
+                "game": game_id,
+                "ply": ply,
+                "status": status,
+                "text": text,
+            },
+        )
+    ]
     users = set(seated_user_ids)
     if user_to_move_id is not None:
         users.add(user_to_move_id)
     for user_id in sorted(users):
-        _send(
-            user_group(user_id),
-            {
-                "type": "user.updated",
-                "game": game_id,
-                "your_turn": user_id == user_to_move_id,
-            },
+        messages.append(
+            (
+                user_group(user_id),
+                {
+                    "type": "user.updated",
+                    "game": game_id,
+                    "your_turn": user_id == user_to_move_id,
+                },
+            )
         )
+    _send(messages)
 
 
 def invited(*, game_id: int, user_id: int) -> None:
     """Tell a player they were invited to a game."""
-    _send(user_group(user_id), {"type": "user.updated", "game": game_id})
+    _send([(user_group(user_id), {"type": "user.updated", "game": game_id})])

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -24,11 +24,30 @@ from .models import (
 from .ratings import PROVISIONAL_GAMES
 
 
-def seats_with_users() -> Prefetch:
-    """Prefetch a game's seats in order, with their users (one query)."""
-    return Prefetch(
-        "seats", queryset=Seat.objects.select_related("user").order_by("number")
-    )
+def seats_with_users(*, vacations: bool = False) -> Prefetch:
+    """Prefetch a game's seats in order, with their users (one query).
+
+    With ``vacations``, each seat also carries ``vacation_until``: the end of its
+    player's current vacation, or None (read by ``seat_vacations`` without a
+    query of its own).
+    """
+    seats = Seat.objects.select_related("user").order_by("number")
+    if vacations:
+        from accounts.models import Vacation
+
+        from . import clock
+
+        now = clock.now()
+        seats = seats.annotate(
+            vacation_until=Subquery(
+                Vacation.objects.filter(
+                    user_id=OuterRef("user_id"), starts_at__lte=now, ends_at__gt=now
+                )
+                .order_by("-ends_at")
+                .values("ends_at")[:1]
+            )
+        )
+    return Prefetch("seats", queryset=seats)
 
 
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
@@ -82,7 +101,12 @@ def game_record(game: Game) -> dict[str, Any]:
 
 
 def game_get(*, game_id: int) -> Game:
-    return _with_seats(Game.objects.all()).get(pk=game_id)
+    """A game with its creator, and its seats with users and vacations."""
+    return (
+        Game.objects.prefetch_related(seats_with_users(vacations=True))
+        .select_related("creator")
+        .get(pk=game_id)
+    )
 
 
 def _my_seat_to_move(user: User) -> Exists:
@@ -188,8 +212,12 @@ def seat_vacations(*, game: Game) -> dict[int, Any]:
 
     from . import clock
 
+    seats = list(game.seats.all())
+    if seats and all(hasattr(seat, "vacation_until") for seat in seats):
+        # Prefetched with seats_with_users(vacations=True): no query.
+        return {s.number: s.vacation_until for s in seats if s.vacation_until}
     now = clock.now()
-    user_seats = {s.user_id: s.number for s in game.seats.all() if s.user_id}
+    user_seats = {s.user_id: s.number for s in seats if s.user_id}
     ends: dict[int, Any] = {}
     for vacation in Vacation.objects.filter(
         user_id__in=user_seats, starts_at__lte=now, ends_at__gt=now

@@ -47,7 +47,7 @@ def _system_rng() -> random.Random:
 def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
     games = Game.objects.select_for_update()
     if with_seats:
-        games = games.prefetch_related(seats_with_users())
+        games = games.prefetch_related(seats_with_users(vacations=True))
     try:
         return games.get(pk=game_id)
     except Game.DoesNotExist:

@@ -56,6 +56,23 @@ def test_log_in_and_out(client, make_user):
     assert not client.get(reverse("games:home")).context["user"].is_authenticated
 
 
+def test_a_session_cookie_kept_after_logout_no_longer_signs_in(client, make_user):
+    """Sessions are read through a cache (settings.SESSION_ENGINE): logging out
+    must end the session on the server, not only drop the browser's cookie."""
+    from django.test import Client
+
+    make_user("ana", password="correct-horse-42")
+    client.post(reverse("login"), {"username": "ana", "password": "correct-horse-42"})
+    stolen = client.cookies["sessionid"].value
+    replay = Client()
+    replay.cookies["sessionid"] = stolen
+    assert replay.get(reverse("games:home")).context["user"].username == "ana"
+    client.post(reverse("logout"))
+    replay = Client()
+    replay.cookies["sessionid"] = stolen
+    assert not replay.get(reverse("games:home")).context["user"].is_authenticated
+
+
 def test_login_attempts_are_throttled(client, make_user, settings):
     make_user("ana", password="correct-horse-42")
     for _ in range(settings.AXES_FAILURE_LIMIT):

@@ -61,7 +61,7 @@ def test_take_and_place_by_clicking(
     # moves played here by the service would ring the channel layer through
     # async_to_sync beside Playwright's event loop (stack.md pitfall 3); the page
     # is reloaded instead (the Daphne child, forked earlier, still notifies)
-    monkeypatch.setattr(notifications, "_send", lambda group, message: None)
+    monkeypatch.setattr(notifications, "_send", lambda messages: None)
 
     ana = User.objects.create_user("ana", "ana@example.com", PASSWORD)
     binh = User.objects.create_user("binh", "binh@example.com", PASSWORD)

@@ -298,6 +298,8 @@ def test_vacation_stops_the_clock_and_opponents_see_it(players, start_game, fake
     other = next(s.user for s in game.seats.all() if s.user_id != mover.pk)
     page = _client(other).get(f"/games/{game.pk}/").content.decode()
     assert f"{mover.username} is on vacation until" in page
+    board = _client(other).get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
+    assert f"{mover.username} is on vacation until" in board.content.decode()
     # coming back after 4 of 5 days: the clock stood still those 4 days only
     services.vacation_end(user=mover)
     game.refresh_from_db()

@@ -184,8 +184,8 @@ def test_board_partial_query_count(
     game = start_game(players[:2])
     client = client_for(_mover(game))
     client.get(reverse("games:home"))  # session loaded once before counting
-    # session, user, game, seats with their users, the players' vacations
-    with django_assert_max_num_queries(5):
+    # user, game, seats with their users and vacations (the session is cached)
+    with django_assert_max_num_queries(3):
         response = client.get(reverse("games:detail", args=[game.pk]), **HTMX)
     assert response.status_code == 200
 
@@ -196,11 +196,11 @@ def test_htmx_move_query_count(
     game = start_game(players[:2])
     move = selectors.game_engine(game).legal_moves()[0]
     client = client_for(_mover(game))
-    # session, user, the game's variant (which form reads the POST), (savepoint),
-    # locked game, seats with users, INSERT moves, the next player's vacation
-    # (their deadline), UPDATE game, (release savepoint), the players' vacations
-    # for the answer — and no second fetch of the game for the answer
-    with django_assert_max_num_queries(11):
+    # user (the session is cached), the game's variant (which form reads the
+    # POST), (savepoint), locked game, seats with users and vacations, INSERT
+    # moves, the next player's vacation (their deadline), UPDATE game, (release
+    # savepoint) — and no second fetch of the game or vacations for the answer
+    with django_assert_max_num_queries(9):
         response = client.post(
             reverse("games:move", args=[game.pk]),
             move_post_data(move, game.ply),

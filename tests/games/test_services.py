@@ -369,7 +369,7 @@ def test_notifications_are_sent_on_commit(
     sent = []
     monkeypatch.setattr(
         "games.notifications._send",
-        lambda group, message: sent.append((group, message)),
+        lambda messages: sent.extend(messages),
     )
     game = start_game(players[:2])
     move = selectors.game_engine(game).legal_moves()[0]
