@@ -202,6 +202,9 @@ def test_import_round_trip(players, client_for, variant):
     # the rest of the site ignores it
     assert not PlayerStats.objects.exists()
     assert _archive_ids() == [] and _archive_ids(imported=True) == [game.pk]
+    assert {s.score_table for s in seats} == {""}
+    family = "pavilion" if variant == "pavilion" else "classic"
+    assert not selectors.high_scores(family=family, players=3).exists()
 
 
 def test_import_unfinished_record(players):
@@ -287,6 +290,18 @@ def test_high_scores_per_family_and_player_count(filled, client):
         reverse=True,
     )[:20]
     assert [s.score for s in seats] == expected
+
+
+def test_a_game_finished_on_the_site_enters_its_high_score_table(players, start_game):
+    game = start_game(players[:3], variant="pavilion-grey")
+    assert not selectors.high_scores(family="pavilion", players=3).exists()
+    services.game_resign(game_id=game.pk, user=players[1])
+    seats = list(game.seats.order_by("number"))
+    assert {s.score_table for s in seats} == {"pavilion-3"}
+    listed = selectors.high_scores(family="pavilion", players=3)
+    assert sorted(s.pk for s in listed) == sorted(s.pk for s in seats)
+    assert not selectors.high_scores(family="pavilion", players=2).exists()
+    assert not selectors.high_scores(family="classic", players=3).exists()
 
 
 def test_profile_shows_rating_chart_and_totals(filled, client):

@@ -181,6 +181,7 @@ class Command(BaseCommand):
             seats, changes, move_rows = [], [], []
             for game, seated, outcome in played:
                 family = variant_family(game.variant)
+                table = Seat.score_table_of(game)
                 rows = []
                 for number, user in enumerate(seated):
                     seats.append(
@@ -192,6 +193,7 @@ class Command(BaseCommand):
                             score=outcome.scores[number],
                             rank=outcome.ranks[number],
                             resigned=number == outcome.resigned,
+                            score_table=table,
                         )
                     )
                     key = (user.pk, family)
