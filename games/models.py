@@ -199,6 +199,14 @@ class Seat(models.Model):
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     resigned = models.BooleanField(default=False)
+    score_table = models.CharField(
+        max_length=20,
+        blank=True,
+        default="",
+        help_text="High-score table of a finished site game's seat: family and "
+        "player count (``classic-4``); empty while playing and for imports. "
+        "Denormalised so the table is one index walk.",
+    )
     forfeited_at = models.DateTimeField(
         _("forfeited on time"),
         null=True,
@@ -230,12 +238,19 @@ class Seat(models.Model):
             ),
         ]
         indexes = [
-            # High-score tables: best scores first.
-            models.Index(fields=["-score"], name="seat_best_scores"),
+            # High-score tables: best scores first, per family and player count.
+            models.Index(
+                fields=["score_table", "-score", "game"], name="seat_score_table"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.game_id}/{self.number}: {self.name or '-'}"
+
+    @staticmethod
+    def score_table_of(game: Game) -> str:
+        """``Seat.score_table`` for the seats of ``game`` once it finished."""
+        return "" if game.imported else f"{variant_family(game.variant)}-{game.players}"
 
     @property
     def name(self) -> str:

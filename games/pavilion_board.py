@@ -185,18 +185,26 @@ def payment_label(colour: str, wilds: int, cost: int, wild: str) -> str:
     return text
 
 
-def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
-    """The move log in words, one line per event (a bonus joins its placement).
+def _bonus_taken(entry: Mapping[str, Any]) -> str:
+    return _("took %(tiles)s") % {"tiles": _list_colours(entry["tiles"])}
 
-    e.g. "ana placed blue on blue-4 paying 1 blue + 3 purple (wild): +3; statue
-    between the red star and the blue star complete: took red, green".
+
+def describe_entries(
+    entries: Sequence[Mapping[str, Any]], names: Sequence[str]
+) -> list[str | None]:
+    """One text per log entry (``PavilionGame.log``), None for an entry not told.
+
+    The replay viewer shows each event's entries; ``describe_log`` joins them for
+    the live page. A bonus has its own text here ("ana took red, green as a
+    bonus"); a placement says which structures it completed.
     """
-    lines: list[str] = []
-    entries = engine.log
-    for index, entry in enumerate(entries):
+    texts: list[str | None] = []
+    round_number = 1
+    for entry in entries:
         kind = entry["type"]
         seat = entry.get("seat")
         player = names[seat] if seat is not None else ""
+        text: str | None
         if kind == "supply":
             text = ngettext(
                 "%(count)s tile drawn into the supply",
@@ -204,6 +212,7 @@ def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
                 len(entry["tiles"]),
             ) % {"count": len(entry["tiles"])}
         elif kind == "deal":
+            round_number = int(entry["round"])
             dealt = sum(len(tiles) for tiles in entry["factories"])
             text = _(
                 "Round %(round)s (wild colour: %(wild)s): %(count)s tiles dealt "
@@ -214,36 +223,7 @@ def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
                 "count": dealt,
             }
         elif kind == "take":
-            wild_name = COLOURS[_round_of(entries, index) - 1]
-            if entry["colour"] == wild_name:
-                taken = _("%(count)s %(colour)s (wild)") % {
-                    "count": entry["tiles"],
-                    "colour": colour_label(wild_name),
-                }
-            else:
-                taken = _("%(count)s %(colour)s") % {
-                    "count": entry["tiles"],
-                    "colour": colour_label(entry["colour"]),
-                }
-                if entry["wild"]:
-                    taken += " + " + _("1 %(colour)s (wild)") % {
-                        "colour": colour_label(wild_name)
-                    }
-            text = _("%(player)s took %(tiles)s from %(source)s") % {
-                "player": player,
-                "tiles": taken,
-                "source": source_label(entry["from"]),
-            }
-            if entry.get("to_centre"):
-                text += "; " + ngettext(
-                    "%(count)s tile to the centre",
-                    "%(count)s tiles to the centre",
-                    len(entry["to_centre"]),
-                ) % {"count": len(entry["to_centre"])}
-            if entry.get("start_token"):
-                text += "; " + _("took the start token: −%(points)s") % {
-                    "points": entry["penalty"]
-                }
+            text = _describe_take(entry, player, COLOURS[round_number - 1])
         elif kind == "place":
             text = _(
                 "%(player)s placed %(colour)s on %(space)s paying %(payment)s: "
@@ -262,52 +242,106 @@ def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
                     structure_label(s["kind"], s["stars"]) for s in entry["completed"]
                 )
                 text += "; " + _("%(structures)s complete") % {"structures": done}
-                following = entries[index + 1] if index + 1 < len(entries) else None
-                if following is not None and following["type"] == "bonus":
-                    text += ": " + _("took %(tiles)s") % {
-                        "tiles": _list_colours(following["tiles"])
-                    }
-                elif not entry["bonus_available"]:
+                if not entry["bonus_available"]:
                     text += ": " + _("the supply is empty")
         elif kind == "bonus":
-            continue  # written with its placement
+            text = _("%(player)s took %(tiles)s as a bonus") % {
+                "player": player,
+                "tiles": _list_colours(entry["tiles"]),
+            }
         elif kind == "pass":
-            if _round_of(entries, index) == ROUNDS:
-                text = _("%(player)s passed") % {"player": player}
-                if entry["discarded"]:
-                    text += "; " + ngettext(
-                        "%(count)s tile left over: −%(points)s",
-                        "%(count)s tiles left over: −%(points)s",
-                        len(entry["discarded"]),
-                    ) % {"count": len(entry["discarded"]), "points": entry["penalty"]}
-            else:
-                text = _("%(player)s passed, keeping %(kept)s") % {
-                    "player": player,
-                    "kept": _list_colours(entry["kept"]),
-                }
-                if entry["discarded"]:
-                    text += "; " + ngettext(
-                        "%(count)s tile to the tower: −%(points)s",
-                        "%(count)s tiles to the tower: −%(points)s",
-                        len(entry["discarded"]),
-                    ) % {"count": len(entry["discarded"]), "points": entry["penalty"]}
+            text = _describe_pass(entry, player, round_number == ROUNDS)
         else:
-            continue
-        lines.append(text)
+            text = None
+        texts.append(text)
+    return texts
+
+
+def _describe_take(entry: Mapping[str, Any], player: str, wild_name: str) -> str:
+    if entry["colour"] == wild_name:
+        taken = _("%(count)s %(colour)s (wild)") % {
+            "count": entry["tiles"],
+            "colour": colour_label(wild_name),
+        }
+    else:
+        taken = _("%(count)s %(colour)s") % {
+            "count": entry["tiles"],
+            "colour": colour_label(entry["colour"]),
+        }
+        if entry["wild"]:
+            taken += " + " + _("1 %(colour)s (wild)") % {
+                "colour": colour_label(wild_name)
+            }
+    text = _("%(player)s took %(tiles)s from %(source)s") % {
+        "player": player,
+        "tiles": taken,
+        "source": source_label(entry["from"]),
+    }
+    if entry.get("to_centre"):
+        text += "; " + ngettext(
+            "%(count)s tile to the centre",
+            "%(count)s tiles to the centre",
+            len(entry["to_centre"]),
+        ) % {"count": len(entry["to_centre"])}
+    if entry.get("start_token"):
+        text += "; " + _("took the start token: −%(points)s") % {
+            "points": entry["penalty"]
+        }
+    return text
+
+
+def _describe_pass(entry: Mapping[str, Any], player: str, last_round: bool) -> str:
+    count = len(entry["discarded"])
+    if last_round:
+        text = _("%(player)s passed") % {"player": player}
+        lost = ngettext(
+            "%(count)s tile left over: −%(points)s",
+            "%(count)s tiles left over: −%(points)s",
+            count,
+        )
+    else:
+        text = _("%(player)s passed, keeping %(kept)s") % {
+            "player": player,
+            "kept": _list_colours(entry["kept"]),
+        }
+        lost = ngettext(
+            "%(count)s tile to the tower: −%(points)s",
+            "%(count)s tiles to the tower: −%(points)s",
+            count,
+        )
+    if count:
+        text += "; " + lost % {"count": count, "points": entry["penalty"]}
+    return text
+
+
+def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
+    """The move log in words for the live page (a bonus joins its placement).
+
+    e.g. "ana placed blue on blue-4 paying 1 blue + 3 purple (wild): +3; statue
+    between the red star and the blue star complete: took red, green". Built from
+    ``describe_entries``; ends with the final bonuses once the game is over.
+    """
+    entries = engine.log
+    lines: list[str] = []
+    previous: Mapping[str, Any] | None = None
+    for entry, text in zip(entries, describe_entries(entries, names), strict=True):
+        if (
+            entry["type"] == "bonus"
+            and previous is not None
+            and previous["type"] == "place"
+            and previous["completed"]
+            and lines
+        ):
+            lines[-1] += ": " + _bonus_taken(entry)
+        elif text is not None:
+            lines.append(text)
+        previous = entry
     if engine.is_over():
-        lines.extend(_final_bonus_lines(engine, names))
+        lines.extend(final_bonus_lines(engine, names))
     return lines
 
 
-def _round_of(entries: Sequence[Mapping[str, Any]], index: int) -> int:
-    """The round an entry belongs to: that of the last deal before it."""
-    for entry in reversed(entries[: index + 1]):
-        if entry["type"] == "deal":
-            return int(entry["round"])
-    return 1
-
-
-def _final_bonus_lines(engine: PavilionGame, names: Sequence[str]) -> list[str]:
+def final_bonus_lines(engine: PavilionGame, names: Sequence[str]) -> list[str]:
     lines = []
     for seat, name in enumerate(names):
         parts = []

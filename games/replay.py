@@ -2,8 +2,11 @@
 
 Nothing is stored per move. One request replays the game once: it keeps the engine
 state at the ply asked for (a cheap ``copy()``), the scores after every event and
-the move list in words. Each game family plugs in a position context function and a
-read-only position partial (``FAMILIES``), so a new family adds one entry.
+the move list in words. Each game family plugs in its read-only position drawing
+(``FAMILIES``): the live page's own (``board.board_context`` with
+``replay/_classic_position.html``; ``pavilion_board.position_context`` with
+``pavilion/_position.html``), and its own log wording, so a new family adds one
+entry.
 """
 
 from __future__ import annotations
@@ -15,9 +18,9 @@ from typing import Any
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
+from . import pavilion_board
 from .board import board_context, describe_log
 from .models import Game, variant_family
-from .pavilion_view import describe_pavilion_log, pavilion_position_context
 
 
 @dataclass
@@ -79,16 +82,23 @@ def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay
             snapshot = engine.copy()
     assert snapshot is not None
     log = engine.log
-    lines = describe_pavilion_log(log, names) if pavilion else describe_log(log, names)
+    texts: list[str | None]
+    if pavilion:
+        texts = list(pavilion_board.describe_entries(log, names))
+    else:
+        texts = list(describe_log(log, names))
     steps = []
     start = 0
     for index, event in enumerate(events):
         end = log_ends[index]
+        words = [text for text in texts[start:end] if text]
+        if pavilion and index + 1 == len(events) and engine.is_over():
+            words += pavilion_board.final_bonus_lines(engine, names)
         steps.append(
             Step(
                 ply=index + 1,
                 seat=event.get("seat"),
-                text=" ".join(lines[start:end]),
+                text=" ".join(words),
                 scores=scores[index],
             )
         )
@@ -116,14 +126,16 @@ def _classic_position(game: Game, engine: Any) -> dict[str, Any]:
 
 
 def _pavilion_position(game: Game, engine: Any) -> dict[str, Any]:
-    return pavilion_position_context(engine=engine, names=seat_names(game))
+    """The live page's read-only drawing (``pavilion/_position.html``)."""
+    return pavilion_board.position_context(engine, seat_names(game))
 
 
 FAMILIES: dict[str, tuple[Callable[[Game, Any], dict[str, Any]], str]] = {
     "classic": (_classic_position, "games/replay/_classic_position.html"),
-    "pavilion": (_pavilion_position, "games/replay/_pavilion_position.html"),
+    "pavilion": (_pavilion_position, "games/pavilion/_position.html"),
 }
-"""Per game family: (position context function, read-only position partial)."""
+"""Per game family: (position context function, read-only position partial).
+``replay.html`` includes the partial with the context as ``position``."""
 
 
 def position_context(game: Game, engine: Any) -> tuple[dict[str, Any], str]:

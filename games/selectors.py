@@ -171,13 +171,20 @@ def game_list_open(*, user: User | None = None) -> QuerySet[Game]:
 
 
 def game_list_for_player(*, user: User, finished: bool) -> QuerySet[Game]:
-    """A player's games for their profile page."""
-    mine = Seat.objects.filter(game=OuterRef("pk"), user=user, invite_status="joined")
+    """A player's games for their profile page.
+
+    From the player's seats (the user index: a hundred rows), not a walk of every
+    game checking for a seat, which grows with the whole archive.
+    """
     statuses = (
         [Game.Status.FINISHED] if finished else [Game.Status.OPEN, Game.Status.ACTIVE]
     )
+    # A join (one seat per user per game: no duplicates) that SQLite drives from
+    # the seat's user index; ``pk__in``/``Exists`` made it walk every finished game.
     return _with_seats(
-        Game.objects.filter(Exists(mine), status__in=statuses).order_by("-created_at")
+        Game.objects.filter(
+            seats__user=user, seats__invite_status="joined", status__in=statuses
+        ).order_by("-created_at")
     )
 
 
@@ -322,15 +329,11 @@ def high_scores(*, family: str, players: int, limit: int = 20) -> QuerySet[Seat]
     """The best final scores of ``family`` games for ``players`` players.
 
     Games played on the site only (rated or not); imported records do not count.
+    One walk of the ``seat_score_table`` index (``Seat.score_table`` is set by
+    ``game_finish``).
     """
     return (
-        Seat.objects.filter(
-            score__isnull=False,
-            game__status=Game.Status.FINISHED,
-            game__imported=False,
-            game__variant__in=FAMILY_VARIANTS[family],
-            game__players=players,
-        )
+        Seat.objects.filter(score_table=f"{family}-{players}", score__isnull=False)
         .select_related("user", "game")
         .order_by("-score", "game_id")[:limit]
     )

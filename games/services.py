@@ -425,10 +425,12 @@ def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
         left = _left_at(seat, game)
         keys.append((0 if left is not None else 1, left or 0, *strength[seat.number]))
     ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
+    table = Seat.score_table_of(game)
     for seat in seats:
         seat.score = scores[seat.number]
         seat.rank = ranks[seat.number]
-    Seat.objects.bulk_update(seats, ["score", "rank"])
+        seat.score_table = table
+    Seat.objects.bulk_update(seats, ["score", "rank", "score_table"])
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = clock.now()

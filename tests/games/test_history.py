@@ -12,10 +12,10 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors, services
+from games import fill, selectors, services
 from games.engine import record
 from games.models import Game, Move, PlayerStats, RatingChange, Seat
-from games.ratings import PROVISIONAL_GAMES
+from games.ratings import PROVISIONAL_GAMES, ratings_update_for_game
 
 pytestmark = pytest.mark.django_db
 
@@ -40,8 +40,11 @@ def test_fill_games_stores_complete_replayable_games(filled):
     games = list(Game.objects.all())
     assert len(games) == 40
     assert {g.status for g in games} == {Game.Status.FINISHED}
-    for game in games[:10]:
+    for game in games:
         engine = selectors.game_engine_from_moves(game)
+        if game.end_reason == Game.EndReason.RESIGNED:
+            assert not engine.is_over()
+            continue
         assert engine.is_over()
         assert Move.objects.filter(game=game).count() == game.ply
         seats = list(game.seats.order_by("number"))
@@ -60,6 +63,65 @@ def test_fill_games_stores_complete_replayable_games(filled):
             stats.rated_games
             == RatingChange.objects.filter(user=stats.user, family=stats.family).count()
         )
+
+
+def test_fill_ratings_equal_what_the_site_computes(filled):
+    """Recount every game through game_finish's own rating step, in finishing
+    order, and get the very totals and ratings fill_games stored."""
+    fields = ["games", "wins", "score_sum", "best_score", "rated_games", "mu"]
+    fields += ["sigma", "ordinal", "last_rated_at", "rated_best_score"]
+    stored = {
+        (s.user_id, s.family): [getattr(s, f) for f in fields]
+        for s in PlayerStats.objects.all()
+    }
+    changes = list(RatingChange.objects.values_list("game_id", "user_id", "mu"))
+    assert len(stored) > 6 and len(changes) > 40
+    PlayerStats.objects.all().delete()
+    RatingChange.objects.all().delete()
+    for game in Game.objects.order_by("finished_at", "pk"):
+        ratings_update_for_game(game=game)
+    again = {
+        (s.user_id, s.family): [getattr(s, f) for f in fields]
+        for s in PlayerStats.objects.all()
+    }
+    assert again == stored
+    assert sorted(RatingChange.objects.values_list("game_id", "user_id", "mu")) == (
+        sorted(changes)
+    )
+
+
+def test_fill_games_look_like_real_games():
+    games = [fill.play("classic", 2 + n % 3, n) for n in range(30)]
+    scores = [score for game in games for score in game.scores]
+    assert sum(scores) / len(scores) > 30  # random play averages ~10
+    pavilion = [fill.play("pavilion-grey", 3, n) for n in range(10)]
+    scores = [score for game in pavilion for score in game.scores]
+    assert sum(scores) / len(scores) > 35
+    resigned = next(
+        game
+        for game in (fill.play("classic", 3, n) for n in range(300))
+        if game.resigned is not None
+    )
+    # as game_finish ranks a resignation: the others by score, the resigner last
+    assert resigned.ranks[resigned.resigned] == 3
+    others = [s for s in range(3) if s != resigned.resigned]
+    a, b = sorted(others, key=lambda s: resigned.ranks[s])
+    assert resigned.scores[a] >= resigned.scores[b]
+
+
+def test_fill_games_in_worker_processes_stores_the_same_games():
+    call_command("fill_games", 12, players=5, seed=9, jobs=2, stdout=StringIO())
+    parallel = [
+        (g.variant, g.ply, [s.score for s in g.seats.order_by("number")])
+        for g in Game.objects.order_by("pk")
+    ]
+    Game.objects.all().delete()
+    call_command("fill_games", 12, players=5, seed=9, jobs=1, stdout=StringIO())
+    serial = [
+        (g.variant, g.ply, [s.score for s in g.seats.order_by("number")])
+        for g in Game.objects.order_by("pk")
+    ]
+    assert parallel == serial and len(serial) == 12
 
 
 # --------------------------------------------------------------------- archive
@@ -140,6 +202,9 @@ def test_import_round_trip(players, client_for, variant):
     # the rest of the site ignores it
     assert not PlayerStats.objects.exists()
     assert _archive_ids() == [] and _archive_ids(imported=True) == [game.pk]
+    assert {s.score_table for s in seats} == {""}
+    family = "pavilion" if variant == "pavilion" else "classic"
+    assert not selectors.high_scores(family=family, players=3).exists()
 
 
 def test_import_unfinished_record(players):
@@ -225,6 +290,18 @@ def test_high_scores_per_family_and_player_count(filled, client):
         reverse=True,
     )[:20]
     assert [s.score for s in seats] == expected
+
+
+def test_a_game_finished_on_the_site_enters_its_high_score_table(players, start_game):
+    game = start_game(players[:3], variant="pavilion-grey")
+    assert not selectors.high_scores(family="pavilion", players=3).exists()
+    services.game_resign(game_id=game.pk, user=players[1])
+    seats = list(game.seats.order_by("number"))
+    assert {s.score_table for s in seats} == {"pavilion-3"}
+    listed = selectors.high_scores(family="pavilion", players=3)
+    assert sorted(s.pk for s in listed) == sorted(s.pk for s in seats)
+    assert not selectors.high_scores(family="pavilion", players=2).exists()
+    assert not selectors.high_scores(family="classic", players=3).exists()
 
 
 def test_profile_shows_rating_chart_and_totals(filled, client):

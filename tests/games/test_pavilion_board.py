@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 
 from games.engine import record
 from games.engine.pavilion import PavilionGame, Place
-from games.pavilion_board import describe_log, position_context
+from games.pavilion_board import describe_entries, describe_log, position_context
 
 NAMES = ["ana", "binh", "chloe"]
 
@@ -109,3 +109,29 @@ def test_log_words_takes_with_the_start_token_and_passes():
         re.search(r"took \d+ [a-z]+ \+ 1 [a-z]+ \(wild\)", line) for line in lines
     )
     assert not any(isinstance(m, Place) for m in game.legal_moves())
+
+
+def test_each_log_entry_has_its_own_text_and_the_live_log_joins_bonuses():
+    game = _game(seed=4)  # two structures completed with a bonus
+    entries = game.log
+    texts = describe_entries(entries, NAMES)
+    assert len(texts) == len(entries) and all(texts)
+    bonuses = [i for i, e in enumerate(entries) if e["type"] == "bonus"]
+    assert bonuses, "seed 4 should complete a structure with a bonus"
+    for index in bonuses:
+        entry = entries[index]
+        assert texts[index] == (
+            f"{NAMES[entry['seat']]} took {', '.join(entry['tiles'])} as a bonus"
+        )
+        # the placement before it says what it completed, not what was taken
+        assert texts[index - 1].endswith("complete")
+    lines = describe_log(game, NAMES)
+    # the live log: every text except bonuses, each bonus joined to its placement
+    assert lines[: len(texts) - len(bonuses)] == [
+        text + f": took {', '.join(entries[i + 1]['tiles'])}"
+        if i + 1 in bonuses
+        else text
+        for i, text in enumerate(texts)
+        if i not in bonuses
+    ]
+    assert len(lines) == len(texts) - len(bonuses) + len(NAMES)  # final bonuses

@@ -46,6 +46,18 @@ def _user_to_move(game):
     return game.seats.get(number=game.seat_to_move).user
 
 
+def _play_random_move(game, rng):
+    """Play a random legal move through the service; reload ``game``."""
+    moves = selectors.game_engine(game).legal_moves()
+    services.game_play_move(
+        game_id=game.pk,
+        user=_user_to_move(game),
+        move=move_event(moves[rng.randrange(len(moves))]),
+        expected_ply=game.ply,
+    )
+    game.refresh_from_db()
+
+
 @pytest.mark.parametrize(
     ("variant", "count"),
     [("classic", 2), ("classic-grey", 4), ("pavilion", 3), ("pavilion-grey", 2)],
@@ -55,15 +67,7 @@ def test_replay_equals_live_state_at_every_ply(players, start_game, variant, cou
     rng = random.Random(11)
     live = {game.ply: state(selectors.game_engine(game))}
     while game.status == Game.Status.ACTIVE:
-        engine = selectors.game_engine(game)
-        moves = engine.legal_moves()
-        services.game_play_move(
-            game_id=game.pk,
-            user=_user_to_move(game),
-            move=move_event(moves[rng.randrange(len(moves))]),
-            expected_ply=game.ply,
-        )
-        game.refresh_from_db()
+        _play_random_move(game, rng)
         live[game.ply] = state(selectors.game_engine(game))
     assert game.status == Game.Status.FINISHED
     events = list(selectors.game_moves(game=game).values_list("event", flat=True))
@@ -93,3 +97,34 @@ def test_every_step_has_words_and_scores(players, start_game):
     assert all(step.text for step in replay.steps)
     assert replay.steps[-1].scores == list(engine.scores)
     assert replay.scores == replay.steps[9].scores
+
+
+def test_a_bonus_is_its_own_step_and_the_last_step_tells_final_bonuses(
+    players, start_game
+):
+    game = start_game(players[:3], variant="pavilion")
+    engine = record.random_game("pavilion", 3, 4)  # completes structures with bonuses
+    events = engine.events()
+    game.first_seat = engine.first_seat
+    replay = game_replay(game=game, events=events, ply=0)
+    bonus_steps = [s for s in replay.steps if "bonus" in events[s.ply - 1]]
+    assert len(bonus_steps) == 2
+    for step in bonus_steps:
+        assert step.text.startswith(f"{replay.names[step.seat]} took ")
+        assert step.text.endswith(" as a bonus")
+        before = replay.steps[step.ply - 2]
+        assert before.seat == step.seat and " complete" in before.text
+    assert "Final bonuses for " in replay.steps[-1].text
+
+
+def test_pavilion_replay_page_draws_the_live_board(client, players, start_game):
+    game = start_game(players[:2], variant="pavilion")
+    rng = random.Random(5)
+    for _n in range(12):
+        _play_random_move(game, rng)
+    html = client.get(f"/games/{game.pk}/replay/", {"ply": 5}).content.decode()
+    # the live page's drawing: the SVG board as printed, one per player, read-only
+    assert html.count('<svg viewBox="0 0 100 100"') == 2
+    assert html.count('class="pv-diamond') == 2 * 42
+    assert 'class="pv-space choice' not in html and 'name="take"' not in html
+    assert 'aria-current="step"' in html

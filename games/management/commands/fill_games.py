@@ -1,18 +1,22 @@
 """``manage.py fill_games N``: N realistic finished games, for benchmarks and demos.
 
-Each game is played to the end by the engine (``record.random_game``: random legal
-decisions, random deals), stored like a site game — seats with final scores and
-ranks, every event as a Move row — and counted in totals and ratings exactly as
-``game_finish`` would (``games.ratings``), in finishing order. Rows are inserted
-in bulk (Move rows with one ``executemany`` per batch); the game cache
+Each game is played by the engine with a greedy policy and a little noise
+(``games.fill``: realistic scores; a few games end by resignation), stored like a
+site game — seats with final scores and ranks, every event as a Move row — and
+counted in totals and ratings exactly as ``game_finish`` would (``games.ratings``,
+the site's own functions), in finishing order. Games are played in ``--jobs``
+worker processes (the engine is the cost: ~5–10 ms a game); rows are inserted in
+bulk (Move rows with one ``executemany`` per batch); the game cache
 (``Game.state``) is left empty, the site rebuilds it from the Move rows.
 """
 
 from __future__ import annotations
 
-import json
+import multiprocessing
+import os
 import random
 import time
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,7 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.engine import record
+from games.fill import FillGame, play, play_many
 from games.models import Game, Move, PlayerStats, RatingChange, Seat, variant_family
 from games.ratings import _new_stats, conservative, rate, stats_add_result
 
@@ -36,6 +40,21 @@ PLAYER_COUNTS = ((2, 0.5), (3, 0.3), (4, 0.2))
 
 def _pick(rng: random.Random, table: tuple[tuple[Any, float], ...]) -> Any:
     return rng.choices([v for v, _w in table], [w for _v, w in table])[0]
+
+
+def _played_batches(
+    jobs: list[tuple[str, int, int]], size: int, workers: int
+) -> Iterator[list[FillGame]]:
+    """The games of ``jobs`` in batches of ``size``, in order; played by
+    ``workers`` processes ahead of the caller's inserts."""
+    chunks = [jobs[start : start + size] for start in range(0, len(jobs), size)]
+    if workers <= 1:
+        for chunk in chunks:
+            yield [play(*job) for job in chunk]
+        return
+    # fork: the workers need no Django set-up (games.fill is engine code only)
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap(play_many, chunks)
 
 
 class Command(BaseCommand):
@@ -54,6 +73,13 @@ class Command(BaseCommand):
             help="finish dates spread over this many days",
         )
         parser.add_argument("--batch", type=int, default=500)
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=0,
+            help="worker processes playing games (default: one per CPU; 1 for "
+            "fewer than 1000 games)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         count: int = options["games"]
@@ -71,9 +97,16 @@ class Command(BaseCommand):
         }
         existing_stats = {key for key in stats}
         moves = 0
-        for start in range(0, count, options["batch"]):
-            batch = finish_times[start : start + options["batch"]]
-            moves += self._insert_batch(rng, users, batch, stats)
+        size = options["batch"]
+        jobs = [
+            (_pick(rng, VARIANTS), min(_pick(rng, PLAYER_COUNTS), len(users)), seed)
+            for seed in (rng.getrandbits(32) for _ in range(count))
+        ]
+        workers = options["jobs"] or (1 if count < 1000 else os.cpu_count() or 1)
+        played = _played_batches(jobs, size, workers)
+        for start, games in zip(range(0, count, size), played, strict=True):
+            batch = finish_times[start : start + size]
+            moves += self._insert_batch(rng, users, batch, games, stats)
             self.stdout.write(f"\r{start + len(batch)} / {count} games", ending="")
             self.stdout.flush()
         with transaction.atomic():
@@ -117,16 +150,13 @@ class Command(BaseCommand):
         rng: random.Random,
         users: list[User],
         finish_times: list[datetime],
+        games: list[FillGame],
         stats: dict[tuple[int, str], PlayerStats],
     ) -> int:
         played = []
-        for finished_at in finish_times:
-            variant = _pick(rng, VARIANTS)
-            players = min(_pick(rng, PLAYER_COUNTS), len(users))
-            engine = record.random_game(variant, players, rng.getrandbits(32))
+        for finished_at, outcome in zip(finish_times, games, strict=True):
+            variant, players = outcome.variant, outcome.players
             seated = rng.sample(users, players)
-            outcome = engine.outcome()
-            assert outcome is not None
             hours = rng.randint(players * 24, players * 24 * 30)
             game = Game(
                 variant=variant,
@@ -137,18 +167,21 @@ class Command(BaseCommand):
                 creator=seated[0],
                 started_at=finished_at - timedelta(hours=hours),
                 finished_at=finished_at,
-                first_seat=engine.first_seat,
-                ply=len(engine.events()),
-                end_reason=Game.EndReason.NORMAL,
+                first_seat=outcome.first_seat,
+                ply=len(outcome.events),
+                end_reason=Game.EndReason.NORMAL
+                if outcome.resigned is None
+                else Game.EndReason.RESIGNED,
                 state={},
             )
-            played.append((game, engine, seated, outcome))
+            played.append((game, seated, outcome))
         events_count = 0
         with transaction.atomic():
             Game.objects.bulk_create([p[0] for p in played])
             seats, changes, move_rows = [], [], []
-            for game, engine, seated, outcome in played:
+            for game, seated, outcome in played:
                 family = variant_family(game.variant)
+                table = Seat.score_table_of(game)
                 rows = []
                 for number, user in enumerate(seated):
                     seats.append(
@@ -159,6 +192,8 @@ class Command(BaseCommand):
                             invite_status=Seat.Invite.JOINED,
                             score=outcome.scores[number],
                             rank=outcome.ranks[number],
+                            resigned=number == outcome.resigned,
+                            score_table=table,
                         )
                     )
                     key = (user.pk, family)
@@ -195,13 +230,14 @@ class Command(BaseCommand):
                         )
                 seat_users = [u.pk for u in seated]
                 created = connection.ops.adapt_datetimefield_value(game.started_at)
-                for ply, event in enumerate(engine.events()):
-                    seat = event.get("seat")
+                for ply, (event, seat) in enumerate(
+                    zip(outcome.events, outcome.event_seats, strict=True)
+                ):
                     move_rows.append(
                         (
                             game.pk,
                             ply,
-                            json.dumps(event, separators=(",", ":")),
+                            event,
                             seat_users[seat] if seat is not None else None,
                             created,
                         )
