@@ -295,7 +295,8 @@ def test_high_scores_per_family_and_player_count(filled, client):
 def test_a_game_finished_on_the_site_enters_its_high_score_table(players, start_game):
     game = start_game(players[:3], variant="pavilion-grey")
     assert not selectors.high_scores(family="pavilion", players=3).exists()
-    services.game_resign(game_id=game.pk, user=players[1])
+    services.game_resign(game_id=game.pk, user=players[1])  # the others play on
+    services.game_resign(game_id=game.pk, user=players[2])  # one left: it ends
     seats = list(game.seats.order_by("number"))
     assert {s.score_table for s in seats} == {"pavilion-3"}
     listed = selectors.high_scores(family="pavilion", players=3)

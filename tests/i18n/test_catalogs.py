@@ -124,7 +124,7 @@ def test_glossary_lists_the_game_terms_in_every_language() -> None:
         ("pattern lines", "Pattern lines"),
         ("floor line", "Floor line"),
         ("wall", "Wall"),
-        ("supply", "Supply"),
+        ("centre", "Centre"),
     ]:
         assert english in glossary.lower()
         for catalog in (vi, pt, ko):
