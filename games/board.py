@@ -7,6 +7,7 @@ as counts by colour — the engine keeps no bag order, and no seed exists.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.html import escape, format_html, format_html_join
@@ -131,9 +132,23 @@ def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
 
 
 def log_with_forfeits(
-    *, game: Game, lines: list[str], names: list[str], seat_rows: list[Any]
+    *,
+    game: Game,
+    lines: list[str],
+    names: list[str],
+    seat_rows: list[Any],
+    describe: Callable[[Any], list[str]] | None = None,
 ) -> list[str]:
-    """The log in words plus a line where each player forfeited or resigned."""
+    """The log in words plus a line where each player forfeited or resigned.
+
+    ``describe`` turns an engine state into its log lines (classic by default),
+    so the note lands after the lines of the events before the player left.
+    """
+    if describe is None:
+
+        def describe(engine: Any) -> list[str]:
+            return describe_log(engine.log, names)
+
     events = game.cached_events
     last_forfeit = max(
         (s.forfeited_ply for s in seat_rows if s.forfeited_ply is not None),
@@ -146,7 +161,7 @@ def log_with_forfeits(
         before = record.new_game(game.variant, game.players, game.first_seat)
         for event in events[: seat.forfeited_ply]:
             before.apply_event(event)
-        position = len(describe_log(before.log, names))
+        position = len(describe(before))
         name = names[seat.number]
         if seat.resigned and seat.forfeited_at is None:
             if game.status == Game.Status.FINISHED and seat.forfeited_ply == game.ply:

@@ -21,9 +21,10 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engine import record
 
 from . import selectors, services
-from .board import board_context
+from .board import board_context, log_with_forfeits
 from .forms import GameCreateForm, MoveForm
 from .models import Game
+from .pavilion_board import describe_log as pavilion_describe_log
 from .pavilion_board import live_context as pavilion_live_context
 from .pavilion_forms import PavilionMoveForm
 from .statistics import game_statistics
@@ -106,6 +107,13 @@ def _board_response(
                 query=request.GET if request.method == "GET" else {},
             )
             context["board"]["results"] = seat_rows
+            context["board"]["log"] = log_with_forfeits(
+                game=game,
+                lines=context["board"]["log"],
+                names=names,
+                seat_rows=seat_rows,
+                describe=lambda state: pavilion_describe_log(state, names),
+            )
             for player in context["board"]["players"]:
                 row = seat_rows[player["seat"]]
                 player["forfeited"] = row.forfeited_at is not None

@@ -610,3 +610,17 @@ def test_lobby_offers_both_pavilion_sides(client_for, players):
     )
     assert response.status_code == 302
     assert Game.objects.get().variant == "pavilion-grey"
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_the_move_log_says_who_resigned_and_that_the_site_plays_on(
+    client_for, players, start_game, variant
+):
+    game = start_game(players[:3], variant=variant)
+    services.game_resign(game_id=game.pk, user=players[1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    page = client_for(players[0]).get(reverse("games:detail", args=[game.pk]))
+    text = page.content.decode()
+    assert "binh resigned; the site plays their turns from now on." in text
+    assert "binh resigned; the site plays their turns." in text  # beside the board
