@@ -22,6 +22,7 @@ if sys.path and sys.path[0] == __import__("os").path.dirname(__file__):
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import secrets
 import statistics
@@ -30,6 +31,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,58 +120,104 @@ def post(port: int, game_id: int, session: str, data: dict) -> int:
         return int(response.status)
 
 
-async def run(port: int, game_id: int, sessions: dict[int, str], args) -> None:
+async def listen(port: int, game_id: int, count: int, conn: Connection) -> None:
+    """One client process: ``count`` sockets; reports each ply's arrival times.
+
+    A ply is reported (``(ply, [monotonic times])``) once every socket of this
+    process has its message. Several such processes share the 200 sockets, as 200
+    browsers would be on 200 machines: one Python process parsing every frame
+    would measure its own queue, not the server.
+    """
     from websockets.asyncio.client import connect
 
-    arrivals: dict[int, list[float]] = {}  # ply -> arrival times
     url = f"ws://127.0.0.1:{port}/ws/games/{game_id}/"
     origin = f"http://127.0.0.1:{port}"
+    arrivals: dict[int, list[float]] = {}
 
-    async def listen(ws) -> None:
+    async def receive(ws) -> None:
         async for raw in ws:
-            now = time.perf_counter()
-            message = json.loads(raw)
-            arrivals.setdefault(message["ply"], []).append(now)
+            now = time.monotonic()
+            ply = json.loads(raw)["ply"]
+            times = arrivals.setdefault(ply, [])
+            times.append(now)
+            if len(times) == count:
+                conn.send((ply, arrivals.pop(ply)))
 
-    sockets = []
-    for _ in range(args.sockets):
-        ws = await connect(url, origin=origin, open_timeout=30, max_queue=None)
-        sockets.append(ws)
-    listeners = [asyncio.create_task(listen(ws)) for ws in sockets]
-    await asyncio.sleep(1.0)  # let the hello messages arrive
-    arrivals.clear()
+    sockets = [
+        await connect(url, origin=origin, open_timeout=30, max_queue=None)
+        for _ in range(count)
+    ]
+    tasks = [asyncio.create_task(receive(ws)) for ws in sockets]
+    await asyncio.sleep(1.0)  # the hello messages (current ply) arrive and pass
+    conn.send("ready")
+    while not conn.poll():
+        await asyncio.sleep(0.05)
+    for task in tasks:
+        task.cancel()
+    for ws in sockets:
+        await ws.close()
+
+
+def listener_process(port: int, game_id: int, count: int, conn: Connection) -> None:
+    asyncio.run(listen(port, game_id, count, conn))
+
+
+def run(port: int, game_id: int, sessions: dict[int, str], args) -> None:
+    """Open the sockets in ``--clients`` processes, then play and time the moves."""
+    from django.db import connections
+
+    connections.close_all()  # no database connection crosses the fork
+    context = multiprocessing.get_context("fork")
+    shares = [
+        args.sockets // args.clients + (1 if i < args.sockets % args.clients else 0)
+        for i in range(args.clients)
+    ]
+    pipes = []
+    workers = []
+    for share in shares:
+        ours, theirs = context.Pipe()
+        worker = context.Process(
+            target=listener_process, args=(port, game_id, share, theirs), daemon=True
+        )
+        worker.start()
+        pipes.append(ours)
+        workers.append(worker)
+    for conn in pipes:
+        while True:  # the hello messages' reports come first
+            if not conn.poll(120):
+                raise SystemExit("a client process did not connect its sockets")
+            if conn.recv() == "ready":
+                break
 
     latencies: list[float] = []
     post_times: list[float] = []
     for _ in range(args.moves):
-        step = await asyncio.to_thread(next_move, game_id, sessions)
+        step = next_move(game_id, sessions)
         if step is None:
             break
         session, data, ply = step
-        start = time.perf_counter()
-        status = await asyncio.to_thread(post, port, game_id, session, data)
-        post_times.append(time.perf_counter() - start)
+        start = time.monotonic()
+        status = post(port, game_id, session, data)
+        post_times.append(time.monotonic() - start)
         if status != 200:
             raise SystemExit(f"move POST answered {status}")
-        deadline = time.perf_counter() + 10
-        while time.perf_counter() < deadline:
-            got = [t for p, times in arrivals.items() if p > ply for t in times]
-            if len(got) >= args.sockets:
-                break
-            await asyncio.sleep(0.005)
-        got = [t for p, times in arrivals.items() if p > ply for t in times]
-        if len(got) < args.sockets:
-            print(f"warning: {args.sockets - len(got)} sockets missed ply {ply + 1}")
-        latencies.extend(t - start for t in got[: args.sockets])
-        arrivals.clear()
-        await asyncio.sleep(args.pause)
-    for task in listeners:
-        task.cancel()
-    for ws in sockets:
-        await ws.close()
+        for conn, share in zip(pipes, shares, strict=True):
+            while True:
+                if not conn.poll(10):
+                    print(f"warning: {share} sockets missed ply {ply + 1}")
+                    break
+                got_ply, times = conn.recv()
+                if got_ply > ply:
+                    latencies.extend(t - start for t in times)
+                    break
+        time.sleep(args.pause)
+    for conn in pipes:
+        conn.send("stop")
+    for worker in workers:
+        worker.join(timeout=10)
     print(
-        f"{args.sockets} sockets on one game, {len(post_times)} moves "
-        "(Daphne, one process, "
+        f"{args.sockets} sockets on one game in {args.clients} client processes, "
+        f"{len(post_times)} moves (Daphne, one process, "
         f"{'Redis' if args.redis_url else 'in-memory'} channel layer, "
         f"{'PostgreSQL' if args.database_url else 'SQLite'})"
     )
@@ -182,6 +230,9 @@ def main() -> int:
     parser.add_argument("--sockets", type=int, default=200)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--pause", type=float, default=0.05)
+    parser.add_argument(
+        "--clients", type=int, default=4, help="client processes sharing the sockets"
+    )
     parser.add_argument("--database-url", default="")
     parser.add_argument("--redis-url", default="")
     args = parser.parse_args()
@@ -220,7 +271,7 @@ def main() -> int:
                     break
                 except OSError:
                     time.sleep(0.1)
-            asyncio.run(run(port, game_id, sessions, args))
+            run(port, game_id, sessions, args)
         finally:
             server.terminate()
             server.wait(timeout=10)
