@@ -71,6 +71,39 @@ def stats_add_result(stats: PlayerStats, *, score: int, rank: int, rated: bool) 
         stats.rated_best_score = _max(stats.rated_best_score, score)
 
 
+def ratings_apply(
+    rows: list[PlayerStats], *, ranks: list[int], game: Game, family: str
+) -> list[RatingChange]:
+    """Rate one game: new mu/sigma on ``rows`` (seat order), and their changes.
+
+    In memory: the caller saves the rows and the returned changes (the site one
+    game at a time, ``manage.py fill_games`` in bulk).
+    """
+    before = [(stats.mu, stats.sigma) for stats in rows]
+    after = rate(before, ranks)
+    changes = []
+    for stats, (mu_before, sigma_before), (mu, sigma) in zip(
+        rows, before, after, strict=True
+    ):
+        stats.mu, stats.sigma = mu, sigma
+        stats.ordinal = conservative(mu, sigma)
+        stats.last_rated_at = game.finished_at
+        changes.append(
+            RatingChange(
+                user_id=stats.user_id,
+                game=game,
+                family=family,
+                mu_before=mu_before,
+                sigma_before=sigma_before,
+                mu=mu,
+                sigma=sigma,
+                ordinal=stats.ordinal,
+                created_at=game.finished_at,
+            )
+        )
+    return changes
+
+
 def ratings_update_for_game(*, game: Game) -> None:
     """Count a just-finished game: totals for every seat, ratings if it is rated.
 
@@ -102,28 +135,9 @@ def ratings_update_for_game(*, game: Game) -> None:
         for stats, seat in zip(rows, seats, strict=True):
             stats_add_result(stats, score=seat.score, rank=seat.rank, rated=game.rated)
         if game.rated:
-            before = [(stats.mu, stats.sigma) for stats in rows]
-            after = rate(before, [seat.rank for seat in seats])
-            changes = []
-            for stats, (mu_before, sigma_before), (mu, sigma) in zip(
-                rows, before, after, strict=True
-            ):
-                stats.mu, stats.sigma = mu, sigma
-                stats.ordinal = conservative(mu, sigma)
-                stats.last_rated_at = game.finished_at
-                changes.append(
-                    RatingChange(
-                        user_id=stats.user_id,
-                        game=game,
-                        family=family,
-                        mu_before=mu_before,
-                        sigma_before=sigma_before,
-                        mu=mu,
-                        sigma=sigma,
-                        ordinal=stats.ordinal,
-                        created_at=game.finished_at,
-                    )
-                )
+            changes = ratings_apply(
+                rows, ranks=[seat.rank for seat in seats], game=game, family=family
+            )
             RatingChange.objects.bulk_create(changes)
         for stats in created:
             stats.save()

@@ -27,7 +27,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.fill import FillGame, play, play_many
 from games.models import Game, Move, PlayerStats, RatingChange, Seat, variant_family
-from games.ratings import _new_stats, conservative, rate, stats_add_result
+from games.ratings import _new_stats, ratings_apply, stats_add_result
 
 VARIANTS = (
     ("classic", 0.45),
@@ -207,27 +207,11 @@ class Command(BaseCommand):
                         rated=game.rated,
                     )
                 if game.rated:
-                    before = [(s.mu, s.sigma) for s in rows]
-                    after = rate(before, list(outcome.ranks))
-                    for s, (mu0, sigma0), (mu, sigma) in zip(
-                        rows, before, after, strict=True
-                    ):
-                        s.mu, s.sigma = mu, sigma
-                        s.ordinal = conservative(mu, sigma)
-                        s.last_rated_at = game.finished_at
-                        changes.append(
-                            RatingChange(
-                                user_id=s.user_id,
-                                game=game,
-                                family=family,
-                                mu_before=mu0,
-                                sigma_before=sigma0,
-                                mu=mu,
-                                sigma=sigma,
-                                ordinal=s.ordinal,
-                                created_at=game.finished_at,
-                            )
+                    changes.extend(
+                        ratings_apply(
+                            rows, ranks=list(outcome.ranks), game=game, family=family
                         )
+                    )
                 seat_users = [u.pk for u in seated]
                 created = connection.ops.adapt_datetimefield_value(game.started_at)
                 for ply, (event, seat) in enumerate(
