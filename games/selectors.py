@@ -101,12 +101,14 @@ def game_record(game: Game) -> dict[str, Any]:
 
 
 def game_get(*, game_id: int) -> Game:
-    """A game with its creator, and its seats with users and vacations."""
-    return (
-        Game.objects.prefetch_related(seats_with_users(vacations=True))
-        .select_related("creator")
-        .get(pk=game_id)
-    )
+    """A game with its seats, their users and current vacations (two queries).
+
+    The game page's hot read (``rows.game_with_seats``); ``game.creator`` loads
+    on first use (the page reads only ``creator_id``).
+    """
+    from .rows import game_with_seats
+
+    return game_with_seats(game_id=game_id)
 
 
 def _my_seat_to_move(user: User) -> Exists:

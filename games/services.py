@@ -27,7 +27,8 @@ from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
-from .selectors import game_engine, game_engine_remember, seats_with_users
+from .rows import game_with_seats
+from .selectors import game_engine, game_engine_remember
 
 
 class GameActionError(Exception):
@@ -45,11 +46,11 @@ def _system_rng() -> random.Random:
 
 
 def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
-    games = Game.objects.select_for_update()
-    if with_seats:
-        games = games.prefetch_related(seats_with_users(vacations=True))
+    """The game row, locked; ``with_seats`` adds seats, users and vacations."""
     try:
-        return games.get(pk=game_id)
+        if with_seats:
+            return game_with_seats(game_id=game_id, lock=True)
+        return Game.objects.select_for_update().get(pk=game_id)
     except Game.DoesNotExist:
         raise GameActionError(_("This game does not exist."), "no_game") from None
 
@@ -195,11 +196,19 @@ def _start_if_full(game: Game, seats: list[Seat]) -> None:
 # -------------------------------------------------------------------- play
 
 
-def _turn_deadline(game: Game, user_id: int | None) -> Any:
-    """Now plus the game's days per move; a player on vacation starts at its end."""
+def _turn_deadline(game: Game, seat: Seat | None) -> Any:
+    """Now plus the game's days per move; a player on vacation starts at its end.
+
+    A seat read with its vacation (``rows.game_with_seats``, in this transaction)
+    carries it as ``vacation_until``; others cost a query.
+    """
     now = clock.now()
     start = now
-    if user_id is not None:
+    user_id = seat.user_id if seat is not None else None
+    if user_id is not None and hasattr(seat, "vacation_until"):
+        if seat.vacation_until is not None and seat.vacation_until > now:
+            start = seat.vacation_until
+    elif user_id is not None:
         vacation_end = Vacation.objects.filter(
             user_id=user_id, starts_at__lte=now, ends_at__gt=now
         ).aggregate(end=Max("ends_at"))["end"]
@@ -252,7 +261,10 @@ def _append_events(
     game.seat_to_move = engine.to_move()
     dealt = any("deal" in event for event in new_events)
     if game.seat_to_move is not None and (game.seat_to_move != previous_seat or dealt):
-        game.turn_deadline = _turn_deadline(game, users.get(game.seat_to_move))
+        game.turn_deadline = _turn_deadline(
+            game,
+            next((s for s in seats if s.number == game.seat_to_move), None),
+        )
         game.reminder_sent_at = None
         game.turn_email_sent = False
     if engine.is_over():
