@@ -120,7 +120,11 @@ def _board_response(
                 player["resigned"] = row.resigned
         else:
             context["board"] = board_context(
-                game=game, engine=engine, viewer_seat=viewer_seat, group=group
+                game=game,
+                engine=engine,
+                viewer_seat=viewer_seat,
+                group=group,
+                vacations=context["vacations"],
             )
         for player in context["board"]["players"]:
             player["on_vacation_until"] = context["vacations"].get(player["seat"])
