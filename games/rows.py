@@ -76,6 +76,10 @@ class _Statements:
             f"SELECT {self.game.select} FROM {quote(Game._meta.db_table)} g "
             f"WHERE g.{quote('id')} = %s"
         )
+        self.variant_sql = (
+            f"SELECT g.{quote(Game._meta.get_field('variant').column)} "
+            f"FROM {quote(Game._meta.db_table)} g WHERE g.{quote('id')} = %s"
+        )
         self.user_sql = (
             f"SELECT {self.user.select} FROM {quote(User._meta.db_table)} u "
             f"WHERE u.{quote(User._meta.pk.column)} = %s"
@@ -108,6 +112,15 @@ def _for(alias: str) -> _Statements:
     if statements is None:
         statements = _statements[alias] = _Statements(connections[alias])
     return statements
+
+
+def game_variant(*, game_id: int, using: str = "default") -> str | None:
+    """Game ``game_id``'s variant, or None if there is no such game (a move POST
+    picks its form by it before the locked read)."""
+    with connections[using].cursor() as cursor:
+        cursor.execute(_for(using).variant_sql, [game_id])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
 
 
 def user_by_id(*, user_id: Any, using: str = "default") -> User | None:

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Vacation
 from games import clock, selectors
 from games.models import Game, Seat
-from games.rows import game_with_seats
+from games.rows import game_variant, game_with_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +78,9 @@ def test_locked_read_and_missing_game(players, start_game):
         assert queries[0]["sql"].endswith("FOR UPDATE")
     with pytest.raises(Game.DoesNotExist):
         game_with_seats(game_id=game.pk + 1000)
+
+
+def test_game_variant(players, start_game):
+    game = start_game(players[:2], variant="pavilion")
+    assert game_variant(game_id=game.pk) == "pavilion"
+    assert game_variant(game_id=game.pk + 1000) is None
