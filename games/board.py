@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -535,6 +536,9 @@ def board_context(
     finished = game.status == Game.Status.FINISHED
     return {
         "names": names,
+        # Each used several times by the partial: reversed once here.
+        "detail_url": reverse("games:detail", args=[game.pk]),
+        "move_url": reverse("games:move", args=[game.pk]),
         "round": engine.round,
         "phase": engine.phase,
         "to_move": to_move,
