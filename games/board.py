@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from html import escape as html_escape
 from typing import Any
 
 from django.urls import reverse
@@ -578,17 +579,17 @@ def board_context(
         "lid_html": _counts_html(engine.lid),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
-        "log_html": format_html_join(
-            "",
-            "<li>{}</li>",
-            (
-                (line,)
+        # html_escape is what django.utils.html.escape runs, without its lazy-
+        # string wrapper: a finished game's log has ~150 lines.
+        "log_html": mark_safe(
+            "".join(
+                f"<li>{html_escape(line)}</li>"
                 for line in log_with_forfeits(
                     game=game,
                     lines=describe_log(engine.log, names),
                     names=names,
                     seat_rows=seat_rows,
                 )
-            ),
+            )
         ),
     }

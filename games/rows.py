@@ -42,13 +42,19 @@ class _Reader:
         self.select = ", ".join(f"{alias}.{quote(field.column)}" for field in fields)
         self.converters = [_converters(field, connection) for field in fields]
 
+        # Only the fields that have converters, looked up once per build.
+        self.converting = [
+            (index, converters)
+            for index, converters in enumerate(self.converters)
+            if converters
+        ]
+
     def build(self, values: Sequence[Any], alias: str) -> Any:
         row = list(values)
-        for index, converters in enumerate(self.converters):
-            if converters:
-                col, functions = converters
-                for function in functions:
-                    row[index] = function(row[index], col, connections[alias])
+        connection = connections[alias]
+        for index, (col, functions) in self.converting:
+            for function in functions:
+                row[index] = function(row[index], col, connection)
         return self.model.from_db(alias, self.attnames, row)
 
 
