@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from accounts.models import User, Vacation
 
-from .models import Game, Seat
+from .models import Game, Move, Seat
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
@@ -197,3 +197,62 @@ def game_with_seats(
     queryset._prefetch_done = True
     game._prefetched_objects_cache = {manager.field.remote_field.cache_name: queryset}
     return game
+
+
+_insert_sql: dict[tuple[str, int], str] = {}
+_update_sql: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
+
+
+def moves_insert(*, moves: Sequence[Move], using: str = "default") -> None:
+    """INSERT ``moves`` in one statement, as ``Move.objects.bulk_create`` does
+    (each field's ``pre_save`` and ``get_db_prep_save``; ``created_at`` is set),
+    without compiling the ORM's query on every move. The Move rows' primary keys
+    are not read back. A duplicate ply raises ``IntegrityError`` as before."""
+    if not moves:
+        return
+    connection = connections[using]
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    sql = _insert_sql.get((using, len(moves)))
+    if sql is None:
+        quote = connection.ops.quote_name
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = _insert_sql[using, len(moves)] = (
+            f"INSERT INTO {quote(Move._meta.db_table)} "
+            f"({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES {', '.join([row] * len(moves))}"
+        )
+    params = [
+        field.get_db_prep_save(field.pre_save(move, True), connection)
+        for move in moves
+        for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def game_update(*, game: Game, fields: Sequence[str], using: str = "default") -> None:
+    """``game.save(update_fields=fields)`` as one statement written once per field
+    list (Game has no auto_now fields among a move's and no save signals). Raises
+    ``DatabaseError`` like ``save`` when the row is gone."""
+    connection = connections[using]
+    key = (using, tuple(fields))
+    cached = _update_sql.get(key)
+    if cached is None:
+        quote = connection.ops.quote_name
+        model_fields = [Game._meta.get_field(name) for name in fields]
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in model_fields)
+        sql = (
+            f"UPDATE {quote(Game._meta.db_table)} SET {assignments} "
+            f"WHERE {quote(Game._meta.pk.column)} = %s"
+        )
+        cached = _update_sql[key] = (sql, model_fields)
+    sql, model_fields = cached
+    params = [
+        field.get_db_prep_save(field.pre_save(game, False), connection)
+        for field in model_fields
+    ]
+    params.append(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
