@@ -140,7 +140,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out attempts
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend with the session user read by one prebuilt statement.
+    "accounts.backends.UserBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -63,13 +65,51 @@ def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
     return engine
 
 
+# The last engine state of recently played games, per process. A board GET after
+# the partner's move would otherwise replay the whole game (~7 % of a move's
+# server CPU). An entry is used only when its events equal the game's stored
+# events (the move list is the truth), and callers always get a copy.
+_ENGINE_CACHE_SIZE = 512
+_engines: OrderedDict[tuple[str, int], tuple[Any, list[Any], EngineGame]] = (
+    OrderedDict()
+)
+_engines_lock = threading.Lock()
+
+
+def _engine_key(game: Game) -> tuple[str, int]:
+    return (game._state.db or "default", game.pk)
+
+
+def _engine_shape(game: Game) -> tuple[str, int, int | None]:
+    return (game.variant, game.players, game.first_seat)
+
+
+def _engine_cached(game: Game, events: list[dict[str, Any]]) -> EngineGame | None:
+    with _engines_lock:
+        entry = _engines.get(_engine_key(game))
+    if entry is None or entry[0] != _engine_shape(game) or entry[1] != events:
+        return None
+    return entry[2].copy()
+
+
+def _engine_store(game: Game, events: list[dict[str, Any]], engine: EngineGame) -> None:
+    entry = (_engine_shape(game), list(events), engine.copy())
+    key = _engine_key(game)
+    with _engines_lock:
+        _engines[key] = entry
+        _engines.move_to_end(key)
+        while len(_engines) > _ENGINE_CACHE_SIZE:
+            _engines.popitem(last=False)
+
+
 def game_engine(game: Game) -> EngineGame:
     """The engine state of a started game, from the cache (``Game.state``).
 
     Remembered on ``game`` for its current ply, so one request replays the game
-    once (the move service hands its engine on to the board it answers with). A
-    game stored without its cache (``manage.py fill_games``) is rebuilt from its
-    Move rows instead.
+    once (the move service hands its engine on to the board it answers with), and
+    per process for the game's latest events, so the partner's board after a move
+    is a copy, not a replay. A game stored without its cache
+    (``manage.py fill_games``) is rebuilt from its Move rows instead.
     """
     remembered = getattr(game, "_engine_at_ply", None)
     if remembered is not None and remembered[0] == game.ply:
@@ -78,14 +118,22 @@ def game_engine(game: Game) -> EngineGame:
     if not events and game.ply:
         engine = game_engine_from_moves(game)
     else:
-        engine = _replay(game, events)
-    game_engine_remember(game=game, engine=engine)
+        cached = _engine_cached(game, events)
+        if cached is None:
+            engine = _replay(game, events)
+            _engine_store(game, events, engine)
+        else:
+            engine = cached
+    game._engine_at_ply = (game.ply, engine)  # type: ignore[attr-defined]
     return engine
 
 
 def game_engine_remember(*, game: Game, engine: EngineGame) -> None:
     """Note that ``engine`` is ``game``'s state at its current ply."""
     game._engine_at_ply = (game.ply, engine)  # type: ignore[attr-defined]
+    events = game.cached_events
+    if events:
+        _engine_store(game, events, engine)
 
 
 def game_engine_from_moves(game: Game) -> EngineGame:

@@ -27,7 +27,7 @@ from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
-from .rows import game_with_seats
+from .rows import game_update, game_with_seats, moves_insert
 from .selectors import game_engine, game_engine_remember
 
 
@@ -255,7 +255,7 @@ def _append_events(
         )
         for index, event in enumerate(new_events)
     ]
-    Move.objects.bulk_create(rows)
+    moves_insert(moves=rows)
     game.ply += len(rows)
     game.state = {"events": events + new_events}
     game.seat_to_move = engine.to_move()
@@ -346,7 +346,7 @@ def game_play_move(
             if game.status == Game.Status.FINISHED:
                 game.save()  # game_finish may have changed any field
             else:
-                game.save(update_fields=_MOVE_FIELDS)
+                game_update(game=game, fields=_MOVE_FIELDS)
             game_engine_remember(game=game, engine=engine)
     except IntegrityError:
         # Another request appended the same ply first (SQLite's only guard).

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import record
 
-from . import selectors, services
+from . import rows, selectors, services
 from .board import board_context, log_with_forfeits
 from .forms import GameCreateForm, MoveForm
 from .models import Game
@@ -120,7 +120,11 @@ def _board_response(
                 player["resigned"] = row.resigned
         else:
             context["board"] = board_context(
-                game=game, engine=engine, viewer_seat=viewer_seat, group=group
+                game=game,
+                engine=engine,
+                viewer_seat=viewer_seat,
+                group=group,
+                vacations=context["vacations"],
             )
         for player in context["board"]["players"]:
             player["on_vacation_until"] = context["vacations"].get(player["seat"])
@@ -145,7 +149,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def game_move(request: HttpRequest, pk: int) -> HttpResponse:
-    variant = Game.objects.filter(pk=pk).values_list("variant", flat=True).first()
+    variant = rows.game_variant(game_id=pk)
     pavilion = variant is not None and variant.startswith("pavilion")
     form = PavilionMoveForm(request.POST) if pavilion else MoveForm(request.POST)
     error = ""

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Vacation
 from games import clock, selectors
 from games.models import Game, Seat
-from games.rows import game_with_seats
+from games.rows import game_variant, game_with_seats
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +78,47 @@ def test_locked_read_and_missing_game(players, start_game):
         assert queries[0]["sql"].endswith("FOR UPDATE")
     with pytest.raises(Game.DoesNotExist):
         game_with_seats(game_id=game.pk + 1000)
+
+
+def test_game_variant(players, start_game):
+    game = start_game(players[:2], variant="pavilion")
+    assert game_variant(game_id=game.pk) == "pavilion"
+    assert game_variant(game_id=game.pk + 1000) is None
+
+
+def test_moves_insert_and_game_update_write_what_the_orm_writes(players, start_game):
+    from django.db import DatabaseError, IntegrityError, transaction
+
+    from games.models import Move
+    from games.rows import game_update, moves_insert
+
+    game = start_game(players[:2])
+    before = Move.objects.filter(game=game).count()
+    event = {"type": "take", "seat": 0, "source": 0, "colour": 1, "line": 2}
+    moves_insert(
+        moves=[
+            Move(game=game, ply=500, event=event, user=players[0], auto=False),
+            Move(game=game, ply=501, event={"deal": [[1, 2]]}, user=None, auto=True),
+        ]
+    )
+    rows = list(Move.objects.filter(game=game, ply__gte=500).order_by("ply"))
+    assert Move.objects.filter(game=game).count() == before + 2
+    assert [(m.ply, m.event, m.user_id, m.auto) for m in rows] == [
+        (500, event, players[0].pk, False),
+        (501, {"deal": [[1, 2]]}, None, True),
+    ]
+    assert all(m.created_at is not None for m in rows)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        moves_insert(moves=[Move(game=game, ply=500, event={}, user=None)])
+
+    game.ply, game.seat_to_move, game.turn_email_sent = 77, 1, True
+    game.state = {"events": [{"x": "é"}]}
+    game.status = Game.Status.FINISHED  # not in the field list: not written
+    game_update(game=game, fields=["ply", "state", "seat_to_move", "turn_email_sent"])
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.ply, stored.seat_to_move, stored.turn_email_sent) == (77, 1, True)
+    assert stored.state == {"events": [{"x": "é"}]}
+    assert stored.status == Game.Status.ACTIVE
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(DatabaseError):
+        game_update(game=game, fields=["ply"])

@@ -74,3 +74,57 @@ def test_cache_matches_a_rebuild_from_the_move_rows(players, start_game):
     assert rebuilt.log == cached.log
     assert [b.score for b in rebuilt.boards] == [b.score for b in cached.boards]
     assert rebuilt.to_move() == cached.to_move() == game.seat_to_move
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_engine_cache_serves_copies_of_the_stored_events_only(
+    players, start_game, monkeypatch, variant
+):
+    """A board read after a move copies the process's engine instead of replaying
+    the game; a copy only, and only while its events are the stored ones."""
+    import random
+
+    from .helpers import move_event, pavilion_choose
+
+    game = start_game(players[:2], variant=variant)
+    rng = random.Random(3)
+    for _ in range(6):
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        move = (
+            pavilion_choose(engine, rng)
+            if variant == "pavilion"
+            else rng.choice(engine.legal_moves())
+        )
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(move),
+            expected_ply=game.ply,
+        )
+    replays = []
+    real_replay = selectors._replay
+    monkeypatch.setattr(
+        selectors, "_replay", lambda g, e: replays.append(len(e)) or real_replay(g, e)
+    )
+    # The partner's board after the move: no replay, the same state as a rebuild.
+    game = selectors.game_get(game_id=game.pk)
+    first = selectors.game_engine(game)
+    assert replays == []
+    rebuilt = selectors.game_engine_from_moves(game)
+    assert first.events() == rebuilt.events() == game.cached_events
+    assert first.to_move() == rebuilt.to_move() == game.seat_to_move
+    replays.clear()  # game_engine_from_moves replays, by design
+    # Mutating what a caller got does not leak into the next request's engine.
+    first.apply_event({**move_event(first.legal_moves()[0]), "seat": first.to_move()})
+    second = selectors.game_engine(selectors.game_get(game_id=game.pk))
+    assert second is not first and second.events() == game.cached_events
+    assert replays == []
+    # Events that differ from the cached ones (another database, a rewritten
+    # game) are replayed, never served from the cache.
+    Game.objects.filter(pk=game.pk).update(
+        state={"events": game.cached_events[:-1]}, ply=game.ply - 1
+    )
+    shorter = selectors.game_engine(selectors.game_get(game_id=game.pk))
+    assert replays == [len(game.cached_events) - 1]
+    assert shorter.events() == game.cached_events[:-1]
