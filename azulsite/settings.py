@@ -207,6 +207,8 @@ if os.environ.get("REDIS_URL"):
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + "-cache",
+            # One connection pool per process, not one per request (cache.py).
+            "OPTIONS": {"pool_class": "azulsite.cache.SharedConnectionPool"},
         }
     }
 else:
