@@ -1,11 +1,15 @@
-"""Run several Daphne processes on one listening socket (scale-out on one host).
+"""Run several Daphne processes on one port (scale-out on one host).
 
 One Python process serves Django's sync code on one core (``handlers.py``). To use
-more cores, this launcher binds the socket once, then starts ``--processes``
-Daphne processes that each adopt it (Twisted's ``fd:`` endpoint); the kernel hands
-each new connection to whichever process accepts it first. The processes share
-nothing in memory, so ringing doorbells across them needs the Redis channel layer:
-with more than one process ``REDIS_URL`` must be set. Usage::
+more cores, this launcher binds one listening socket per process, all on the same
+address with ``SO_REUSEPORT``, then starts ``--processes`` Daphne processes that
+each adopt one of them (Twisted's ``fd:`` endpoint). The kernel spreads new
+connections evenly over the sockets by a hash of their addresses. (With a single
+shared socket, whichever process accepted first took the connection: one run of
+``bench/http.py`` put 43 keep-alive connections on one process and 9 on the
+other.) The processes share nothing in memory, so ringing doorbells across them
+needs the Redis channel layer: with more than one process ``REDIS_URL`` must be
+set. Usage::
 
     REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m azulsite.serve \\
         --processes 2 -b 127.0.0.1 -p 8000
@@ -28,16 +32,30 @@ from collections.abc import Sequence
 APPLICATION = "azulsite.asgi:application"
 
 
-def listening_socket(host: str, port: int, backlog: int = 1024) -> socket.socket:
+def listening_socket(
+    host: str, port: int, backlog: int = 1024, *, reuse_port: bool = False
+) -> socket.socket:
     """A bound, listening TCP socket that child processes can inherit."""
     # Daphne's ``fd:`` endpoint adopts IPv4 sockets only (its plugin passes
     # AF_INET); put a proxy in front for IPv6.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
     sock.listen(backlog)
     sock.set_inheritable(True)
     return sock
+
+
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """``count`` listening sockets on one address, one for each process
+    (``SO_REUSEPORT``: the kernel balances new connections over them)."""
+    first = listening_socket(host, port, reuse_port=count > 1)
+    port = int(first.getsockname()[1])  # port 0 asked for a free one
+    return [first] + [
+        listening_socket(host, port, reuse_port=True) for _ in range(count - 1)
+    ]
 
 
 def daphne_command(sock: socket.socket, extra: Sequence[str] = ()) -> list[str]:
@@ -54,16 +72,15 @@ def daphne_command(sock: socket.socket, extra: Sequence[str] = ()) -> list[str]:
 
 
 def start(
-    sock: socket.socket,
-    processes: int,
+    sockets: Sequence[socket.socket],
     *,
     env: dict[str, str] | None = None,
     extra: Sequence[str] = (),
     **popen: object,
 ) -> list[subprocess.Popen[bytes]]:
-    """Start ``processes`` Daphne processes sharing ``sock``."""
+    """Start one Daphne process for each of ``sockets`` (``listening_sockets``)."""
     environment = dict(os.environ if env is None else env)
-    if processes > 1 and not environment.get("REDIS_URL"):
+    if len(sockets) > 1 and not environment.get("REDIS_URL"):
         raise SystemExit(
             "Several processes need REDIS_URL: the in-memory channel layer would "
             "ring doorbells only in the process that served the move."
@@ -75,7 +92,7 @@ def start(
             pass_fds=(sock.fileno(),),
             **popen,
         )
-        for _ in range(processes)
+        for sock in sockets
     ]
 
 
@@ -104,8 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
-    sock = listening_socket(args.bind, args.port)
-    children = start(sock, args.processes, extra=args.daphne_args)
+    sockets = listening_sockets(args.bind, args.port, args.processes)
+    children = start(sockets, extra=args.daphne_args)
+    for sock in sockets:
+        sock.close()  # the children hold them
     stopping = False
 
     def on_signal(signum: int, frame: object) -> None:

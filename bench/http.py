@@ -79,6 +79,20 @@ def server_env(db_path: Path) -> dict[str, str]:
     return env
 
 
+def server_cpu(servers: list[subprocess.Popen]) -> float:
+    """CPU seconds (user + system) the server processes have used so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for server in servers:
+        try:
+            fields = Path(f"/proc/{server.pid}/stat").read_text().rsplit(")", 1)[1]
+        except OSError:
+            continue
+        utime, stime = fields.split()[11:13]
+        total += (int(utime) + int(stime)) / ticks
+    return total
+
+
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
@@ -362,7 +376,7 @@ def main() -> int:
         "--processes",
         type=int,
         default=1,
-        help="Daphne processes sharing one socket (more than one uses Redis)",
+        help="Daphne processes on one port (more than one uses Redis)",
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
@@ -383,12 +397,10 @@ def main() -> int:
         servers = [
             subprocess.Popen(
                 [
-                    *(
-                        [sys.executable, "-m", "cProfile", "-o", profile]
-                        if profile
-                        else []
-                    ),
-                    str(Path(sys.executable).parent / "daphne"),
+                    sys.executable,
+                    *(["-m", "cProfile", "-o", profile] if profile else []),
+                    "-m",
+                    "daphne",
                     "-b",
                     "127.0.0.1",
                     "-p",
@@ -404,22 +416,22 @@ def main() -> int:
             )
         ]
     else:
-        # Several processes adopt one listening socket (azulsite/serve.py); the
+        # One listening socket per process on one port (azulsite/serve.py); the
         # doorbells cross processes through Redis, as in production.
         from azulsite import serve
 
-        listener = serve.listening_socket("127.0.0.1", 0)
-        port = int(listener.getsockname()[1])
+        listeners = serve.listening_sockets("127.0.0.1", 0, args.processes)
+        port = int(listeners[0].getsockname()[1])
         servers = serve.start(
-            listener,
-            args.processes,
+            listeners,
             env=env,
             extra=["-v", "0"],
             cwd=ROOT,
             stdout=subprocess.DEVNULL,
             stderr=log,
         )
-        listener.close()  # the children hold it
+        for listener in listeners:
+            listener.close()  # the children hold them
     try:
         for _ in range(100):
             try:
@@ -454,7 +466,10 @@ def main() -> int:
             thread.start()
         begin = time.perf_counter() + args.warmup
         end = begin + args.seconds
-        time.sleep(args.warmup + args.seconds)
+        time.sleep(args.warmup)
+        cpu_begin = server_cpu(servers)
+        time.sleep(args.seconds)
+        cpu_used = server_cpu(servers) - cpu_begin
         stop.set()
         for thread in threads:
             thread.join(timeout=10)
@@ -469,7 +484,7 @@ def main() -> int:
             + (
                 "one process, in-memory channel layer)"
                 if args.processes == 1
-                else f"{args.processes} processes on one socket, Redis channel layer)"
+                else f"{args.processes} processes on one port, Redis channel layer)"
             )
         )
         print(f"moves/s      {len(moves) / args.seconds:8.1f}")
@@ -477,6 +492,11 @@ def main() -> int:
             f"requests/s   {len(requests) / args.seconds:8.1f}  "
             f"(board GETs and move POSTs; {len(requests) / max(1, len(moves)):.2f}"
             " a move)"
+        )
+        print(
+            f"server CPU   {cpu_used / args.seconds:8.2f} cores, "
+            f"{cpu_used * 1000 / max(1, len(requests)):.2f} ms a request, "
+            f"{cpu_used * 1000 / max(1, len(moves)):.2f} ms a move"
         )
         print(f"move POST    {percentiles(moves)}")
         print(f"turn cycle   {percentiles(turns)}")
