@@ -22,6 +22,7 @@ from games.engine import record
 
 from . import rows, selectors, services
 from .board import board_context, log_with_forfeits
+from .board_partial import board_partial_html
 from .forms import GameCreateForm, MoveForm
 from .models import Game
 from .pavilion_board import describe_log as pavilion_describe_log
@@ -130,6 +131,15 @@ def _board_response(
             player["on_vacation_until"] = context["vacations"].get(player["seat"])
         if game.status == Game.Status.FINISHED:
             context["statistics"] = game_statistics(engine=engine, names=names)
+        if not game.is_pavilion:
+            context["board"]["html"] = board_partial_html(
+                request=request,
+                game=game,
+                board=context["board"],
+                error=error,
+                viewer_seat=viewer_seat,
+                statistics=context.get("statistics"),
+            )
     if request.user.is_authenticated:
         context["my_seat_row"] = next(
             (s for s in game.seats.all() if s.user_id == request.user.pk), None

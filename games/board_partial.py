@@ -1,0 +1,228 @@
+"""The classic board partial (``#board``) as HTML built in Python.
+
+The board partial is drawn on every move twice: as the mover's answer and as the
+partner's refetch after the doorbell. In the template, its conditionals, includes
+and ``blocktranslate`` tags cost about a fifth of a move's server CPU
+(``bench/http.py``, py-spy); the same markup built here costs a fraction of that.
+``board_context`` (``games/board.py``) already builds the repeated parts
+(factories, boards, destinations); this module wraps them in the rest of the
+partial: status line, absences, results, move forms, supply, resign form and log.
+The Summer Pavilion board stays a template (``templates/games/pavilion/``).
+
+Every string is translated with the same message ids the template used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.html import conditional_escape, escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.timezone import template_localtime
+from django.utils.translation import gettext as _
+
+from .models import Game
+from .templatetags.time_left import time_left
+
+
+def _fill(message: str, **values: Any) -> str:
+    """A translated message with escaped values (what ``blocktranslate`` does)."""
+    return message % {key: conditional_escape(value) for key, value in values.items()}
+
+
+def _status_html(game: Game, board: dict[str, Any]) -> str:
+    parts = []
+    if game.status == Game.Status.FINISHED:
+        if game.end_reason == Game.EndReason.RESIGNED:
+            parts.append(escape(_("The game ended by resignation.")))
+        elif game.end_reason == Game.EndReason.TIMEOUT:
+            parts.append(
+                escape(
+                    _(
+                        "The game ended on time: a player did not move before "
+                        "the deadline."
+                    )
+                )
+            )
+        else:
+            parts.append(escape(_("The game is over.")))
+    elif board["my_turn"]:
+        parts.append(f"<strong>{escape(_('Your move.'))}</strong>")
+        if board["phase"] == "tiling":
+            parts.append(
+                _fill(
+                    _("Choose the wall column for the tile of line %(line)s."),
+                    line=board["pending_line"],
+                )
+            )
+        elif not board["selected"]:
+            parts.append(escape(_("Choose tiles from a factory or the centre.")))
+    elif board["to_move_name"]:
+        parts.append(_fill(_("%(name)s to move."), name=board["to_move_name"]))
+    if game.status == Game.Status.ACTIVE:
+        parts.append(_fill(_("Round %(round)s."), round=board["round"]))
+        if game.turn_deadline:
+            deadline = template_localtime(game.turn_deadline)
+            parts.append(
+                '<span class="deadline">'
+                + _fill(
+                    _("Deadline: %(when)s UTC (%(left)s left)."),
+                    when=date_format(deadline, "DATETIME_FORMAT"),
+                    left=time_left(game.turn_deadline),
+                )
+                + "</span>"
+            )
+    return '<p class="status" role="status">' + " ".join(parts) + "</p>"
+
+
+def _absences_html(game: Game, players: list[dict[str, Any]]) -> str:
+    """Vacations and forfeits (``templates/games/_absences.html``)."""
+    if game.status != Game.Status.ACTIVE:
+        return ""
+    parts = []
+    for player in players:
+        until = player.get("on_vacation_until")
+        if until:
+            parts.append(
+                '<p class="vacation">'
+                + _fill(
+                    _(
+                        "%(name)s is on vacation until %(until)s UTC: their clock "
+                        "is stopped."
+                    ),
+                    name=player["name"],
+                    until=date_format(template_localtime(until), "DATETIME_FORMAT"),
+                )
+                + "</p>"
+            )
+        if player.get("resigned"):
+            message = _("%(name)s resigned; the site plays their turns.")
+        elif player.get("forfeited"):
+            message = _("%(name)s forfeited on time; the site plays their turns.")
+        else:
+            continue
+        parts.append(f'<p class="forfeit">{_fill(message, name=player["name"])}</p>')
+    return "".join(parts)
+
+
+def _results_html(board: dict[str, Any], statistics: dict[str, Any] | None) -> str:
+    table = format_html(
+        '<table class="results"><caption>{}</caption><thead><tr>'
+        '<th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th>'
+        "</tr></thead><tbody>{}</tbody></table>",
+        _("Final result"),
+        _("Rank"),
+        _("Player"),
+        _("Score"),
+        board["results_html"],
+    )
+    if statistics:
+        table += render_to_string("games/_statistics.html", {"statistics": statistics})
+    return table
+
+
+def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
+    move_url = escape(board["move_url"])
+    detail_url = escape(board["detail_url"])
+    parts = []
+    if board["offer"]:
+        # Without JS this form appears once ?group= chose tiles; with JS,
+        # board.js fills in the group and shows it (data-dests).
+        parts.append(
+            f'<form method="post" action="{move_url}" hx-post="{move_url}" '
+            f'class="destinations" aria-labelledby="h-dest" '
+            f'data-overflow="{escape(board["overflow_texts"])}"'
+            f"{'' if board['selected'] else ' hidden'}>{csrf_input}"
+            f'<input type="hidden" name="expected_ply" value="{game.ply}">'
+            '<input type="hidden" name="kind" value="take">'
+            '<input type="hidden" name="source" '
+            f'value="{escape(board["selected_source"])}">'
+            '<input type="hidden" name="colour" '
+            f'value="{escape(board["selected_colour"])}">'
+            '<h2 id="h-dest">'
+            + _fill(_("Place %(tiles)s on:"), tiles=board["selected_label"])
+            + "</h2>"
+            + str(board["destinations_html"])
+            + f'<a href="{detail_url}" hx-get="{detail_url}" hx-push-url="true" '
+            f'class="choose-other">{escape(_("Choose other tiles"))}</a></form>'
+        )
+    if board["wall_choices"]:
+        parts.append(
+            f'<form method="post" action="{move_url}" hx-post="{move_url}" '
+            f'class="destinations" aria-labelledby="h-wall">{csrf_input}'
+            f'<input type="hidden" name="expected_ply" value="{game.ply}">'
+            '<input type="hidden" name="kind" value="wall">'
+            '<input type="hidden" name="line" '
+            f'value="{escape(board["pending_line_value"])}">'
+            '<h2 id="h-wall">'
+            + _fill(_("Wall column for line %(line)s:"), line=board["pending_line"])
+            + "</h2>"
+            + str(board["wall_choices_html"])
+            + "</form>"
+        )
+    return "".join(parts)
+
+
+def _resign_html(game: Game, viewer_seat: int | None, csrf_input: str) -> str:
+    """The resign button (``templates/games/_resign.html``)."""
+    if viewer_seat is None or game.status != Game.Status.ACTIVE:
+        return ""
+    url = escape(reverse("games:resign", args=[game.pk]))
+    return (
+        f'<form method="post" action="{url}" hx-post="{url}" '
+        f'hx-confirm="{escape(_("Resign this game?"))}" class="resign">'
+        f'{csrf_input}<button type="submit" class="danger">{escape(_("Resign"))}'
+        "</button></form>"
+    )
+
+
+def board_partial_html(
+    *,
+    request: HttpRequest,
+    game: Game,
+    board: dict[str, Any],
+    error: str,
+    viewer_seat: int | None,
+    statistics: dict[str, Any] | None,
+) -> SafeString:
+    """The whole ``<div id="board">`` of a started classic game."""
+    needs_token = board["offer"] or board["wall_choices"] or viewer_seat is not None
+    csrf_input = (
+        '<input type="hidden" name="csrfmiddlewaretoken" '
+        f'value="{escape(get_token(request))}">'
+        if needs_token
+        else ""
+    )
+    finished = game.status == Game.Status.FINISHED
+    detail_url = escape(board["detail_url"])
+    return mark_safe(
+        '<div id="board" class="board" hx-target="this" hx-swap="outerHTML" '
+        f'data-ply="{game.ply}" data-status="{escape(game.status)}">'
+        + (f'<p class="error" role="alert">{escape(error)}</p>' if error else "")
+        + _status_html(game, board)
+        + _absences_html(game, board["players"])
+        + (_results_html(board, statistics) if finished else "")
+        + '<section class="table-area" aria-labelledby="h-table">'
+        '<h2 id="h-table" class="visually-hidden">'
+        f"{escape(_('Factories and centre'))}</h2>"
+        f'<form method="get" action="{detail_url}" hx-get="{detail_url}" '
+        f'hx-push-url="true" class="sources">{board["factories_html"]}</form>'
+        "</section>"
+        + _move_forms_html(game, board, csrf_input)
+        + f'<div class="boards">{board["players_html"]}</div>'
+        '<section class="supply" aria-labelledby="h-supply">'
+        f'<h2 id="h-supply">{escape(_("Bag and lid"))}</h2>'
+        f"<p>{_fill(_('Bag: %(n)s tiles'), n=board['bag_total'])} — "
+        f"{board['bag_html']}</p>"
+        f"<p>{_fill(_('Lid: %(n)s tiles'), n=board['lid_total'])} — "
+        f"{board['lid_html']}</p></section>"
+        + _resign_html(game, viewer_seat, csrf_input)
+        + '<section class="log" aria-labelledby="h-log">'
+        f'<h2 id="h-log">{escape(_("Moves"))}</h2>'
+        f"<ol>{board['log_html']}</ol></section></div>"
+    )
