@@ -14,8 +14,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.engine import record
 from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
@@ -186,6 +186,39 @@ def log_with_forfeits(
     return lines
 
 
+class _Labels:
+    """The board's fixed words in one language, translated once per process.
+
+    A board draws ~12 tile groups, 6 destinations and 2-4 player boards; asking
+    gettext for each of their labels on every request showed in a profile
+    (``bench/http.py``). Catalogs do not change while the process runs.
+    """
+
+    def __init__(self) -> None:
+        self.take = _("Take %(count)s %(colour)s from %(source)s")
+        self.group = _("%(colour)s from %(source)s")
+        self.colours = [colour_name(c) for c in range(len(COLOURS))]
+        self.sources = {source: source_label(source) for source in (*range(9), CENTER)}
+        self.factories = [_("Factory %(number)s") % {"number": n + 1} for n in range(9)]
+        self.lines = {
+            line: line_label(line).capitalize() for line in (*range(5), FLOOR)
+        }
+        self.line_names = [escape(_("Line %(n)s") % {"n": n + 1}) for n in range(5)]
+        self.columns = [_("Column %(n)s") % {"n": n + 1} for n in range(5)]
+        self.marker_html = _marker_html()
+
+
+_LABELS: dict[str | None, _Labels] = {}
+
+
+def _labels() -> _Labels:
+    language = get_language()
+    labels = _LABELS.get(language)
+    if labels is None:
+        labels = _LABELS[language] = _Labels()
+    return labels
+
+
 def _marker_html() -> SafeString:
     label = _("first-player marker")
     return format_html(
@@ -208,6 +241,7 @@ def _groups(
     selected: tuple[int, int] | None,
     active: bool,
     dests: dict[tuple[int, int], str],
+    labels: _Labels,
 ) -> list[dict[str, Any]]:
     """The tile groups of one factory or the centre, each with its HTML: a submit
     button of the board's GET form when the viewer may take it, else plain tiles.
@@ -217,26 +251,23 @@ def _groups(
     for colour, count in enumerate(counts):
         if not count:
             continue
-        label_args = {
-            "count": count,
-            "colour": colour_name(colour),
-            "source": source_label(source),
-        }
         value = f"{_source_value(source)}:{COLOURS[colour]}"
         tiles_html = str(tiles[colour, ""]) * count
         is_selected = selected == (source, colour)
         if active:
-            html = format_html(
-                '<button type="submit" name="group" value="{}" class="group{}" '
-                'aria-pressed="{}" aria-label="{}" data-dests="{}" '
-                'data-chosen="{}">{}</button>',
-                value,
-                " selected" if is_selected else "",
-                "true" if is_selected else "false",
-                _("Take %(count)s %(colour)s from %(source)s") % label_args,
-                dests.get((source, colour), ""),
-                _("%(colour)s from %(source)s") % label_args,
-                mark_safe(tiles_html),
+            label_args = {
+                "count": count,
+                "colour": labels.colours[colour],
+                "source": labels.sources[source],
+            }
+            html = mark_safe(
+                f'<button type="submit" name="group" value="{value}" '
+                f'class="group{" selected" if is_selected else ""}" '
+                f'aria-pressed="{"true" if is_selected else "false"}" '
+                f'aria-label="{html_escape(labels.take % label_args)}" '
+                f'data-dests="{dests.get((source, colour), "")}" '
+                f'data-chosen="{html_escape(labels.group % label_args)}">'
+                f"{tiles_html}</button>"
             )
         else:
             html = mark_safe(f'<span class="group">{tiles_html}</span>')
@@ -305,7 +336,7 @@ def _factories_html(
         )
         for factory in factories
     ]
-    marker = _marker_html() if center_marker else ""
+    marker = _labels().marker_html if center_marker else ""
     parts.append(
         format_html(
             '<div class="factory center"><h3>{}</h3>{}{}</div>',
@@ -416,6 +447,7 @@ def board_context(
     built here: the same markup in template loops cost a fifth of a move's CPU.
     """
     vacations = vacations or {}
+    labels = _labels()
     seat_rows = list(game.seats.all())
     names = [s.name or "?" for s in seat_rows]
     to_move = engine.to_move() if game.status == Game.Status.ACTIVE else None
@@ -444,7 +476,7 @@ def board_context(
             destinations.append(
                 {
                     "value": _line_value(line),
-                    "label": line_label(line).capitalize(),
+                    "label": labels.lines[line],
                     "legal": line in chosen,
                     "overflow_text": overflow_text(overflow) if overflow else "",
                 }
@@ -454,14 +486,14 @@ def board_context(
     pending = getattr(engine, "pending_wall", None)
     if my_turn and engine.phase == "tiling" and pending is not None:
         wall_choices = [
-            {"column": m.column, "label": _("Column %(n)s") % {"n": m.column + 1}}
+            {"column": m.column, "label": labels.columns[m.column]}
             for m in engine.legal_moves()
         ]
     wall_columns = {c["column"] for c in wall_choices}
 
     tiles = tile_table()
     empty = str(tiles[None, ""])
-    line_names = [escape(_("Line %(n)s") % {"n": line + 1}) for line in range(5)]
+    line_names = labels.line_names
     players = []
     for seat, board in enumerate(engine.boards):
         is_pending_board = bool(wall_choices) and seat == viewer_seat
@@ -501,7 +533,7 @@ def board_context(
         floor_items = []
         for index, penalty in enumerate(FLOOR_PENALTIES):
             item = board.floor[index] if index < len(board.floor) else None
-            content = _marker_html() if item == MARKER else tiles[item, ""]
+            content = labels.marker_html if item == MARKER else tiles[item, ""]
             floor_items.append(f"<li><small>-{penalty}</small>{content}</li>")
         floor = mark_safe("".join(floor_items))
         seat_row = seat_rows[seat]
@@ -526,13 +558,15 @@ def board_context(
 
     factories = [
         {
-            "label": _("Factory %(number)s") % {"number": index + 1},
-            "groups_html": _groups_html(_groups(index, counts, selected, offer, dests)),
+            "label": labels.factories[index],
+            "groups_html": _groups_html(
+                _groups(index, counts, selected, offer, dests, labels)
+            ),
         }
         for index, counts in enumerate(engine.factories)
     ]
     center_groups_html = _groups_html(
-        _groups(CENTER, engine.center, selected, offer, dests)
+        _groups(CENTER, engine.center, selected, offer, dests, labels)
     )
     finished = game.status == Game.Status.FINISHED
     return {
