@@ -7,6 +7,8 @@ as counts by colour — the engine keeps no bag order, and no seed exists.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from html import escape as html_escape
 from typing import Any
@@ -131,6 +133,39 @@ def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
             continue
         lines.append(text)
     return lines
+
+
+# The log in words of recently drawn games, per process and language: the log
+# only grows, so a board describes just the entries since this process last drew
+# the game. An entry is used only while its events are a prefix of the game's.
+_LOG_CACHE_SIZE = 512
+_logs: OrderedDict[tuple[Any, ...], tuple[list[Any], int, list[str]]] = OrderedDict()
+_logs_lock = threading.Lock()
+
+
+def described_log(game: Game, engine: Any, names: list[str]) -> list[str]:
+    """``describe_log(engine.log, names)`` for ``game`` at its current events."""
+    events = game.cached_events
+    key = (game._state.db, game.pk, game.variant, get_language(), tuple(names))
+    with _logs_lock:
+        cached = _logs.get(key)
+    size = engine.log_size()
+    if (
+        cached is not None
+        and len(cached[0]) <= len(events)
+        and cached[1] <= size
+        and events[: len(cached[0])] == cached[0]
+    ):
+        lines = cached[2] + describe_log(engine.log_from(cached[1]), names)
+    else:
+        lines = describe_log(engine.log, names)
+    if events or not game.ply:  # a game without its cache is not remembered
+        with _logs_lock:
+            _logs[key] = (events, size, lines)
+            _logs.move_to_end(key)
+            while len(_logs) > _LOG_CACHE_SIZE:
+                _logs.popitem(last=False)
+    return list(lines)
 
 
 def log_with_forfeits(
@@ -620,7 +655,7 @@ def board_context(
                 f"<li>{html_escape(line)}</li>"
                 for line in log_with_forfeits(
                     game=game,
-                    lines=describe_log(engine.log, names),
+                    lines=described_log(game, engine, names),
                     names=names,
                     seat_rows=seat_rows,
                 )

@@ -67,8 +67,9 @@ def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
 
 # The last engine state of recently played games, per process. A board GET after
 # the partner's move would otherwise replay the whole game (~7 % of a move's
-# server CPU). An entry is used only when its events equal the game's stored
-# events (the move list is the truth), and callers always get a copy.
+# server CPU). An entry is used only when its events are the game's stored events
+# or a prefix of them (then the rest are applied: the move list is the truth),
+# and callers always get a copy.
 _ENGINE_CACHE_SIZE = 512
 _engines: OrderedDict[tuple[str, int], tuple[Any, list[Any], EngineGame]] = (
     OrderedDict()
@@ -84,12 +85,24 @@ def _engine_shape(game: Game) -> tuple[str, int, int | None]:
     return (game.variant, game.players, game.first_seat)
 
 
-def _engine_cached(game: Game, events: list[dict[str, Any]]) -> EngineGame | None:
+def _engine_cached(
+    game: Game, events: list[dict[str, Any]]
+) -> tuple[EngineGame, bool] | None:
+    """A copy of the cached engine brought to ``events``, and whether it had to
+    apply any: an entry whose events are a prefix of the stored ones is extended
+    (with several server processes, the partner's board is often drawn by the
+    process that last saw the game one move earlier)."""
     with _engines_lock:
         entry = _engines.get(_engine_key(game))
-    if entry is None or entry[0] != _engine_shape(game) or entry[1] != events:
+    if entry is None or entry[0] != _engine_shape(game):
         return None
-    return entry[2].copy()
+    known = entry[1]
+    if len(known) > len(events) or events[: len(known)] != known:
+        return None
+    engine = entry[2].copy()
+    for event in events[len(known) :]:
+        engine.apply_event(event)
+    return engine, len(known) < len(events)
 
 
 def _engine_store(game: Game, events: list[dict[str, Any]], engine: EngineGame) -> None:
@@ -123,7 +136,9 @@ def game_engine(game: Game) -> EngineGame:
             engine = _replay(game, events)
             _engine_store(game, events, engine)
         else:
-            engine = cached
+            engine, extended = cached
+            if extended:
+                _engine_store(game, events, engine)
     game._engine_at_ply = (game.ply, engine)  # type: ignore[attr-defined]
     return engine
 

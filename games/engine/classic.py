@@ -381,8 +381,16 @@ class ClassicGame:
     @property
     def log(self) -> list[dict[str, Any]]:
         """One entry of facts per event, plus a ``round_end`` entry per round."""
+        return self.log_from(0)
+
+    def log_size(self) -> int:
+        """How many entries ``log`` has."""
+        return len(self._log)
+
+    def log_from(self, start: int) -> list[dict[str, Any]]:
+        """``log[start:]``, without building the entries before ``start``."""
         entries = []
-        for entry in self._log:
+        for entry in self._log[start:]:
             kind = entry[0]
             if kind == "take":
                 keys = [

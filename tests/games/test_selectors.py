@@ -128,3 +128,96 @@ def test_engine_cache_serves_copies_of_the_stored_events_only(
     shorter = selectors.game_engine(selectors.game_get(game_id=game.pk))
     assert replays == [len(game.cached_events) - 1]
     assert shorter.events() == game.cached_events[:-1]
+
+
+def _play(game, rng, count):
+    from .helpers import move_event
+
+    for _ in range(count):
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(rng.choice(engine.legal_moves())),
+            expected_ply=game.ply,
+        )
+    return selectors.game_get(game_id=game.pk)
+
+
+def test_engine_cache_extends_an_entry_a_few_moves_behind(
+    players, start_game, monkeypatch
+):
+    """Another server process made the last moves: this process's entry is a
+    prefix of the stored events, so it applies the new ones instead of replaying
+    the whole game, and keeps the result."""
+    import random
+
+    rng = random.Random(8)
+    game = _play(start_game(players[:2]), rng, 5)
+    behind = selectors.game_engine(game)
+    behind_events = game.cached_events
+    game = _play(game, rng, 3)
+    selectors._engine_store(game, behind_events, behind)  # as this process saw it
+    replays = []
+    real_replay = selectors._replay
+    monkeypatch.setattr(
+        selectors, "_replay", lambda g, e: replays.append(len(e)) or real_replay(g, e)
+    )
+    extended = selectors.game_engine(game)
+    assert replays == []
+    rebuilt = real_replay(game, game.cached_events)
+    assert extended.events() == rebuilt.events() == game.cached_events
+    assert extended.log == rebuilt.log
+    assert [b.score for b in extended.boards] == [b.score for b in rebuilt.boards]
+    assert extended.to_move() == game.seat_to_move
+    # The extended state is what the process now remembers.
+    again = selectors.game_engine(selectors.game_get(game_id=game.pk))
+    assert again is not extended and again.events() == game.cached_events
+    assert replays == []
+
+
+def test_log_in_words_is_extended_from_the_last_drawing(
+    players, start_game, monkeypatch
+):
+    """board.described_log describes only the entries added since it last drew
+    the game, per language, and never reuses another game's lines."""
+    import random
+
+    from django.utils import translation
+
+    from games import board
+    from games.board import describe_log, described_log
+
+    rng = random.Random(9)
+    game = _play(start_game(players[:2]), rng, 4)
+    names = [seat.name for seat in game.seats.all()]
+    early_engine = selectors.game_engine(game)
+    early = described_log(game, early_engine, names)
+    assert early == describe_log(early_engine.log, names)
+    game = _play(game, rng, 6)
+    engine = selectors.game_engine(game)
+    described = []
+    monkeypatch.setattr(
+        board,
+        "describe_log",
+        lambda entries, n: described.append(len(entries)) or describe_log(entries, n),
+    )
+    later = described_log(game, engine, names)
+    assert described == [engine.log_size() - early_engine.log_size()]
+    assert later == describe_log(engine.log, names)
+    assert later[: len(early)] == early and len(later) > len(early)
+    with translation.override("vi"):
+        vietnamese = described_log(game, engine, names)
+        assert vietnamese == describe_log(engine.log, names)
+    assert vietnamese != later
+    # Same primary key, other events (a rewritten game): described afresh.
+    Game.objects.filter(pk=game.pk).update(state={"events": game.cached_events[:3]})
+    rewritten = selectors.game_get(game_id=game.pk)
+    rewritten_engine = selectors.game_engine(rewritten)
+    assert described_log(rewritten, rewritten_engine, names) == describe_log(
+        rewritten_engine.log, names
+    )
+    assert described_log(game, engine, ["x", "y"]) == describe_log(
+        engine.log, ["x", "y"]
+    )
