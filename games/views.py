@@ -146,6 +146,9 @@ def _board_response(
         )
     template = "games/game_detail.html"
     if request.htmx and game.first_seat is not None:
+        if "html" in context["board"]:
+            # The classic partial is exactly this HTML: no template to run.
+            return HttpResponse(context["board"]["html"])
         template += "#board"
     return render(request, template, context)
 
