@@ -251,6 +251,82 @@ async def test_asgi_application_serves_pages():
     assert b"<form" in response["body"]
 
 
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+# whitenoise hands Django a sync file iterator; Django warns and reads it anyway.
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume")
+@pytest.mark.parametrize(
+    ("path", "streaming"), [("/accounts/login/", False), ("/static/js/board.js", True)]
+)
+async def test_asgi_request_signals_and_view_take_one_thread_hop(
+    monkeypatch, path, streaming
+):
+    """request_started, the middleware chain and request_finished run in one
+    sync_to_async call (Django makes three); a streaming response (a static file)
+    is closed after it was sent."""
+    import threading
+
+    from asgiref.sync import SyncToAsync
+    from asgiref.testing import ApplicationCommunicator
+    from django.core import signals
+
+    from azulsite.asgi import application
+
+    seen: dict[str, list[int]] = {"started": [], "finished": []}
+
+    def started(**kwargs):
+        seen["started"].append(threading.get_ident())
+
+    def finished(**kwargs):
+        seen["finished"].append(threading.get_ident())
+
+    hops = []
+    real_call = SyncToAsync.__call__
+
+    async def counting_call(self, *args, **kwargs):
+        hops.append(getattr(self.func, "__name__", repr(self.func)))
+        return await real_call(self, *args, **kwargs)
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    monkeypatch.setattr(SyncToAsync, "__call__", counting_call)
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "scheme": "http",
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("localhost", 80),
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    try:
+        await communicator.send_input({"type": "http.request", "body": b""})
+        start = await communicator.receive_output(5)
+        body = b""
+        while True:
+            message = await communicator.receive_output(5)
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await communicator.wait(5)
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    assert start["status"] == 200 and body
+    if streaming:  # Django reads a sync file iterator in a hop of its own
+        assert hops[0] == "_serve" and hops[-1] == "close"
+    else:
+        assert hops == ["_serve"]
+    assert len(seen["started"]) == len(seen["finished"]) == 1
+    if not streaming:
+        assert seen["started"] == seen["finished"]
+
+
 @pytest.mark.parametrize(("variant", "count"), [("classic", 2), ("classic-grey", 3)])
 def test_a_whole_game_played_from_the_boards_own_attributes(
     client_for, players, start_game, variant, count
