@@ -204,11 +204,11 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache with one connection pool and client per
+            # process, not one per request (azulsite/cache.py).
+            "BACKEND": "azulsite.cache.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + "-cache",
-            # One connection pool per process, not one per request (cache.py).
-            "OPTIONS": {"pool_class": "azulsite.cache.SharedConnectionPool"},
         }
     }
 else:

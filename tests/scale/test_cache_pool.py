@@ -90,7 +90,9 @@ def test_settings_use_the_shared_pool_with_redis():
             "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE',"
             " 'azulsite.settings'); django.setup();"
             " from django.conf import settings;"
-            " print(settings.CACHES['default']['OPTIONS']['pool_class'])",
+            " from django.core.cache import cache;"
+            " print(settings.CACHES['default']['BACKEND']);"
+            " print(type(cache._cache._get_connection_pool(True)).__name__)",
         ],
         cwd=ROOT,
         env=env,
@@ -98,4 +100,25 @@ def test_settings_use_the_shared_pool_with_redis():
         text=True,
         timeout=60,
     )
-    assert result.stdout.strip() == "azulsite.cache.SharedConnectionPool", result.stderr
+    assert result.stdout.split() == [
+        "azulsite.cache.RedisCache",
+        "SharedConnectionPool",
+    ], result.stderr
+
+
+def test_the_site_backend_reuses_one_client_per_pool(redis_url):
+    from azulsite.cache import RedisCache as SiteRedisCache
+
+    name = f"azul-client-{uuid.uuid4().hex[:12]}"
+    backends = [
+        SiteRedisCache(
+            redis_url, {"OPTIONS": {"client_name": name}, "KEY_PREFIX": name}
+        )
+        for _ in range(5)
+    ]
+    for number, backend in enumerate(backends):
+        backend.set("key", number, 30)
+        assert backend.get("key") == number
+    clients = {id(b._cache.get_client(write=True)) for b in backends}
+    assert len(clients) == 1
+    assert _connections_named(name) == 1
