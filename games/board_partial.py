@@ -23,11 +23,26 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.timezone import template_localtime
+from django.utils.timezone import get_current_timezone_name, template_localtime
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .models import Game
 from .templatetags.time_left import time_left
+
+_dates: dict[tuple[str | None, str, Any], str] = {}
+
+
+def _date_text(value: Any) -> str:
+    """``value|date:"DATETIME_FORMAT"``, remembered: both boards drawn after a
+    move show the same deadline."""
+    key = (get_language(), get_current_timezone_name(), value)
+    text = _dates.get(key)
+    if text is None:
+        if len(_dates) > 4096:
+            _dates.clear()
+        text = _dates[key] = date_format(template_localtime(value), "DATETIME_FORMAT")
+    return text
 
 
 def _fill(message: str, **values: Any) -> str:
@@ -67,12 +82,11 @@ def _status_html(game: Game, board: dict[str, Any]) -> str:
     if game.status == Game.Status.ACTIVE:
         parts.append(_fill(_("Round %(round)s."), round=board["round"]))
         if game.turn_deadline:
-            deadline = template_localtime(game.turn_deadline)
             parts.append(
                 '<span class="deadline">'
                 + _fill(
                     _("Deadline: %(when)s UTC (%(left)s left)."),
-                    when=date_format(deadline, "DATETIME_FORMAT"),
+                    when=_date_text(game.turn_deadline),
                     left=time_left(game.turn_deadline),
                 )
                 + "</span>"

@@ -243,7 +243,7 @@ def _append_events(
         if engine.is_over() or engine.to_move() not in forfeited:
             break
         policy.play_forfeited_turn(engine, rng)
-    new_events = engine.events()[len(events) :]
+    new_events = engine.events_from(len(events))
     previous_seat = game.seat_to_move
     rows = [
         Move(
@@ -334,7 +334,10 @@ def game_play_move(
             if game.seat_to_move != seat:
                 raise GameActionError(_("It is not your turn."), "turn")
             engine = game_engine(game)
-            events = engine.events()
+            # The engine was built from the cached events (when there are any).
+            events = game.cached_events if game.ply else []
+            if len(events) != game.ply:
+                events = engine.events()
             event = {**move, "seat": seat}
             try:
                 engine.apply_event(event)

@@ -366,7 +366,11 @@ class ClassicGame:
         }
 
     def events(self) -> list[dict[str, Any]]:
-        return [event.to_event() for event in self._history]
+        return self.events_from(0)
+
+    def events_from(self, start: int) -> list[dict[str, Any]]:
+        """``events()[start:]``, without building the events before ``start``."""
+        return [event.to_event() for event in self._history[start:]]
 
     @property
     def history(self) -> list[Deal | Take | WallPlacement]:

@@ -621,9 +621,13 @@ class PavilionGame:
 
     def events(self) -> list[dict[str, Any]]:
         """Every event so far as record events (``spec/record.md``)."""
+        return self.events_from(0)
+
+    def events_from(self, start: int) -> list[dict[str, Any]]:
+        """``events()[start:]``, without building the events before ``start``."""
         return [
             item.to_event() if not isinstance(item, dict) else _copy_event(item)
-            for item in self._history
+            for item in self._history[start:]
         ]
 
     def copy(self) -> PavilionGame:
