@@ -9,11 +9,14 @@ page a signed-in player has open (the "your move" toast and badge).
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 import logging
+import os
 from collections.abc import Iterable
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import BaseChannelLayer, get_channel_layer
 
 logger = logging.getLogger(__name__)
@@ -37,16 +40,48 @@ async def _group_send_all(
             logger.exception("channel layer send to %s failed", group)
 
 
-def _send(messages: list[tuple[str, dict[str, object]]]) -> None:
-    """Ring every ``(group, message)`` in one trip to the event loop.
+# Rings handed to the server's event loop and not finished yet (a reference
+# keeps each task alive until it is done).
+_pending: set[concurrent.futures.Future[None]] = set()
 
-    Each ``async_to_sync`` call from a request's worker thread waits for the
-    server's event loop; a move rings the game and each seated player, so one
-    trip instead of three (``bench/http.py``).
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server whose worker thread this is, if any (the one
+    asgiref's ``sync_to_async`` runs this thread's work for), while it runs."""
+    threadlocal = SyncToAsync.threadlocal
+    loop = getattr(threadlocal, "main_event_loop", None)
+    if getattr(threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+def _send(messages: list[tuple[str, dict[str, object]]]) -> None:
+    """Ring every ``(group, message)``, in order, without waiting for it.
+
+    In a server process this runs in the worker thread that serves every request
+    of the process (``azulsite/handlers.py``): waiting there for the channel layer
+    (with Redis, a few network round trips a move) held up every other request,
+    so the rings are handed to the server's event loop and the move returns at
+    once. Elsewhere (a management command, a test) they are sent before
+    returning. A failed ring is logged; the move is committed either way.
     """
     layer = get_channel_layer()
     if layer is None or not messages:
         return
+    loop = _server_loop()
+    if loop is not None:
+        try:
+            future = asyncio.run_coroutine_threadsafe(
+                _group_send_all(layer, messages), loop
+            )
+        except RuntimeError:  # the loop closed in between: send it here
+            pass
+        else:
+            _pending.add(future)
+            future.add_done_callback(_pending.discard)
+            return
     try:
         async_to_sync(_group_send_all)(layer, messages)
     except Exception:
