@@ -6,6 +6,7 @@ as counts by colour — the engine keeps no bag order, and no seed exists.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from html import escape as html_escape
 from typing import Any
 
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
@@ -241,6 +242,22 @@ class _Labels:
         self.line_names = [escape(_("Line %(n)s") % {"n": n + 1}) for n in range(5)]
         self.columns = [_("Column %(n)s") % {"n": n + 1} for n in range(5)]
         self.marker_html = _marker_html()
+        # Already escaped, for the HTML built below.
+        self.empty_html = format_html(
+            '<span class="empty-source">{}</span>', _("empty")
+        )
+        self.centre = escape(_("Centre"))
+        self.factory_headings = [escape(label) for label in self.factories]
+        self.board_of = _("Board of %(name)s")
+        self.score = _("score %(score)s")
+        self.you_html = format_html(" ({})", _("you"))
+        self.to_move_html = format_html(' <span class="badge">{}</span>', _("to move"))
+        self.vacation_html = format_html(
+            ' <span class="badge vacation">{}</span>', _("on vacation")
+        )
+        self.pattern_lines = escape(_("Pattern lines"))
+        self.wall = escape(_("Wall"))
+        self.floor_line = escape(_("Floor line"))
 
 
 _LABELS: dict[str | None, _Labels] = {}
@@ -362,23 +379,17 @@ def _factories_html(
     center_marker: bool,
 ) -> SafeString:
     """The factories and the centre, as the board's GET form holds them."""
-    empty = format_html('<span class="empty-source">{}</span>', _("empty"))
+    labels = _labels()
+    empty = labels.empty_html
     parts = [
-        format_html(
-            '<div class="factory"><h3>{}</h3>{}</div>',
-            factory["label"],
-            factory["groups_html"] or empty,
-        )
-        for factory in factories
+        f'<div class="factory"><h3>{labels.factory_headings[index]}</h3>'
+        f"{factory['groups_html'] or empty}</div>"
+        for index, factory in enumerate(factories)
     ]
-    marker = _labels().marker_html if center_marker else ""
+    marker = labels.marker_html if center_marker else ""
     parts.append(
-        format_html(
-            '<div class="factory center"><h3>{}</h3>{}{}</div>',
-            _("Centre"),
-            marker,
-            center_groups_html or ("" if center_marker else empty),
-        )
+        f'<div class="factory center"><h3>{labels.centre}</h3>{marker}'
+        f"{center_groups_html or ('' if center_marker else empty)}</div>"
     )
     return mark_safe("".join(parts))
 
@@ -411,39 +422,25 @@ def _wall_choices_html(choices: list[dict[str, Any]]) -> SafeString:
 
 def _players_html(players: list[dict[str, Any]]) -> SafeString:
     """Every player's board: pattern lines, wall and floor, with its heading."""
-    board_of = _("Board of %(name)s")
-    score_text = _("score %(score)s")
-    you = format_html(" ({})", _("you"))
-    to_move = format_html(' <span class="badge">{}</span>', _("to move"))
-    vacation = format_html(' <span class="badge vacation">{}</span>', _("on vacation"))
-    pattern_lines, wall, floor_line = _("Pattern lines"), _("Wall"), _("Floor line")
+    labels = _labels()
     parts = []
     for p in players:
+        name = html_escape(p["name"])
         parts.append(
-            format_html(
-                '<section class="player-board{}{}" aria-label="{}">'
-                "<h3>{}{} — {}{}{}</h3>"
-                '<div class="lines-and-wall">'
-                '<ol class="pattern-lines" aria-label="{}">{}</ol>'
-                '<table class="wall" aria-label="{}">{}</table></div>'
-                '<ol class="floor{}" data-line="floor" aria-label="{}">{}</ol>'
-                "</section>",
-                " to-move" if p["to_move"] else "",
-                " mine" if p["is_me"] else "",
-                board_of % {"name": p["name"]},
-                p["name"],
-                you if p["is_me"] else "",
-                score_text % {"score": p["score"]},
-                to_move if p["to_move"] else "",
-                vacation if p.get("on_vacation_until") else "",
-                pattern_lines,
-                p["lines_html"],
-                wall,
-                p["wall_html"],
-                " legal" if p["floor_legal"] else "",
-                floor_line,
-                p["floor"],
-            )
+            f'<section class="player-board{" to-move" if p["to_move"] else ""}'
+            f'{" mine" if p["is_me"] else ""}" '
+            f'aria-label="{html_escape(labels.board_of % {"name": p["name"]})}">'
+            f"<h3>{name}{labels.you_html if p['is_me'] else ''} — "
+            f"{html_escape(labels.score % {'score': p['score']})}"
+            f"{labels.to_move_html if p['to_move'] else ''}"
+            f"{labels.vacation_html if p.get('on_vacation_until') else ''}</h3>"
+            '<div class="lines-and-wall">'
+            f'<ol class="pattern-lines" aria-label="{labels.pattern_lines}">'
+            f"{p['lines_html']}</ol>"
+            f'<table class="wall" aria-label="{labels.wall}">{p["wall_html"]}</table>'
+            f'</div><ol class="floor{" legal" if p["floor_legal"] else ""}" '
+            f'data-line="floor" aria-label="{labels.floor_line}">{p["floor"]}</ol>'
+            "</section>"
         )
     return mark_safe("".join(parts))
 
@@ -465,6 +462,12 @@ def _results_html(players: list[dict[str, Any]]) -> SafeString:
             for p in players
         ),
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _game_urls(prefix: str, pk: int) -> tuple[str, str]:
+    """The game page's and move form's URLs (``reverse`` is not free)."""
+    return reverse("games:detail", args=[pk]), reverse("games:move", args=[pk])
 
 
 def board_context(
@@ -607,8 +610,8 @@ def board_context(
     return {
         "names": names,
         # Each used several times by the partial: reversed once here.
-        "detail_url": reverse("games:detail", args=[game.pk]),
-        "move_url": reverse("games:move", args=[game.pk]),
+        "detail_url": _game_urls(get_script_prefix(), game.pk)[0],
+        "move_url": _game_urls(get_script_prefix(), game.pk)[1],
         "round": engine.round,
         "phase": engine.phase,
         "to_move": to_move,
