@@ -15,12 +15,17 @@ player, doing what a browser does:
 - when a game ends, the two players start a new one through the lobby views.
 
 Every request the flow makes is counted. One more thread loads a trivial page
-(the login form) in the same run. Prints moves/s, requests/s, the move POST's
+(the login form) in the same run. Prints moves/s, requests/s, the server
+processes' CPU (cores busy, and milliseconds per request and per move: the figure
+that does not depend on how the client threads are scheduled), the move POST's
 round trip p50/p95/p99, the full turn cycle (from the partner's move returning,
 through the doorbell refetch, to this player's POST returning) and the trivial
-page's percentiles. Usage:
+page's percentiles. With ``--processes N`` (N > 1) it starts N Daphne processes
+on one port through ``azulsite/serve.py`` with the Redis channel layer and cache,
+as in production. Usage:
 
     .venv/bin/python bench/http.py [--players 50] [--seconds 20] [--warmup 3]
+        [--processes 2]
 """
 
 from __future__ import annotations
