@@ -140,6 +140,14 @@ def _results_html(board: dict[str, Any], statistics: dict[str, Any] | None) -> s
     return table
 
 
+def _hidden(**values: Any) -> str:
+    """Hidden inputs, in the order given."""
+    return "".join(
+        f'<input type="hidden" name="{name}" value="{escape(value)}">'
+        for name, value in values.items()
+    )
+
+
 def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
     move_url = escape(board["move_url"])
     detail_url = escape(board["detail_url"])
@@ -152,32 +160,28 @@ def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
             f'class="destinations" aria-labelledby="h-dest" '
             f'data-overflow="{escape(board["overflow_texts"])}"'
             f"{'' if board['selected'] else ' hidden'}>{csrf_input}"
-            f'<input type="hidden" name="expected_ply" value="{game.ply}">'
-            '<input type="hidden" name="kind" value="take">'
-            '<input type="hidden" name="source" '
-            f'value="{escape(board["selected_source"])}">'
-            '<input type="hidden" name="colour" '
-            f'value="{escape(board["selected_colour"])}">'
-            '<h2 id="h-dest">'
+            + _hidden(
+                expected_ply=game.ply,
+                kind="take",
+                source=board["selected_source"],
+                colour=board["selected_colour"],
+            )
+            + '<h2 id="h-dest">'
             + _fill(_("Place %(tiles)s on:"), tiles=board["selected_label"])
-            + "</h2>"
-            + str(board["destinations_html"])
-            + f'<a href="{detail_url}" hx-get="{detail_url}" hx-push-url="true" '
+            + f"</h2>{board['destinations_html']}"
+            f'<a href="{detail_url}" hx-get="{detail_url}" hx-push-url="true" '
             f'class="choose-other">{escape(_("Choose other tiles"))}</a></form>'
         )
     if board["wall_choices"]:
         parts.append(
             f'<form method="post" action="{move_url}" hx-post="{move_url}" '
             f'class="destinations" aria-labelledby="h-wall">{csrf_input}'
-            f'<input type="hidden" name="expected_ply" value="{game.ply}">'
-            '<input type="hidden" name="kind" value="wall">'
-            '<input type="hidden" name="line" '
-            f'value="{escape(board["pending_line_value"])}">'
-            '<h2 id="h-wall">'
+            + _hidden(
+                expected_ply=game.ply, kind="wall", line=board["pending_line_value"]
+            )
+            + '<h2 id="h-wall">'
             + _fill(_("Wall column for line %(line)s:"), line=board["pending_line"])
-            + "</h2>"
-            + str(board["wall_choices_html"])
-            + "</form>"
+            + f"</h2>{board['wall_choices_html']}</form>"
         )
     return "".join(parts)
 
