@@ -4,7 +4,8 @@ One Python process serves Django's sync code on one core (``handlers.py``). To u
 more cores, this launcher binds one listening socket per process, all on the same
 address with ``SO_REUSEPORT``, then starts ``--processes`` Daphne processes that
 each adopt one of them (Twisted's ``fd:`` endpoint). The kernel spreads new
-connections evenly over the sockets by a hash of their addresses. (With a single
+connections evenly over the sockets by a hash of their addresses (Linux; other
+systems accept the option without the balancing). (With a single
 shared socket, whichever process accepted first took the connection: one run of
 ``bench/http.py`` put 43 keep-alive connections on one process and 9 on the
 other.) The processes share nothing in memory, so ringing doorbells across them
