@@ -6,9 +6,9 @@ address with ``SO_REUSEPORT``, then starts ``--processes`` Daphne processes that
 each adopt one of them (Twisted's ``fd:`` endpoint). The kernel spreads new
 connections evenly over the sockets by a hash of their addresses (Linux; other
 systems accept the option without the balancing). (With a single
-shared socket, whichever process accepted first took the connection: one run of
-``bench/http.py`` put 43 keep-alive connections on one process and 9 on the
-other.) The processes share nothing in memory, so ringing doorbells across them
+shared socket, whichever process accepted first took the connection: in one run
+of ``bench/http.py`` one process held 43 established sockets, Redis ones
+included, and the other 12.) The processes share nothing in memory, so ringing doorbells across them
 needs the Redis channel layer: with more than one process ``REDIS_URL`` must be
 set. Usage::
 
