@@ -4,7 +4,7 @@ Django keeps a cache backend instance per async context, and under ASGI every
 request runs in a context of its own: each request got a new ``RedisCache``, so a
 new connection pool, so a new TCP connection to Redis (with its handshake and
 health check) just to read the session. With two server processes that was about
-a third of each process's CPU (``bench/http.py --processes 2``, py-spy). This
+a third of each process's py-spy samples (``bench/http.py --processes 2``). This
 pool class hands every backend instance of a process the same pool for the same
 URL and options; redis-py's pools are thread-safe and reconnect after a fork.
 ``RedisCache`` (the backend settings name when ``REDIS_URL`` is set) uses it and
