@@ -5,12 +5,12 @@ more cores, this launcher binds one listening socket per process, all on the sam
 address with ``SO_REUSEPORT``, then starts ``--processes`` Daphne processes that
 each adopt one of them (Twisted's ``fd:`` endpoint). The kernel spreads new
 connections evenly over the sockets by a hash of their addresses (Linux; other
-systems accept the option without the balancing). (With a single
-shared socket, whichever process accepted first took the connection: in one run
-of ``bench/http.py`` one process held 43 established sockets, Redis ones
-included, and the other 12.) The processes share nothing in memory, so ringing doorbells across them
-needs the Redis channel layer: with more than one process ``REDIS_URL`` must be
-set. Usage::
+systems accept the option without the balancing). With a single shared socket,
+whichever process accepted first took the connection: in one run of
+``bench/http.py`` one process held 43 established sockets, Redis ones included,
+and the other 12. The processes share nothing in memory, so ringing doorbells
+across them needs the Redis channel layer: with more than one process
+``REDIS_URL`` must be set. Usage::
 
     REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python -m azulsite.serve \\
         --processes 2 -b 127.0.0.1 -p 8000
