@@ -73,9 +73,11 @@ class SyncStackASGIHandler(ASGIHandler):
             response = await sync_to_async(self._serve, thread_sensitive=True)(
                 scope, body_file
             )
-            await self.send_response(response, send)
-            if response.streaming:
-                await sync_to_async(response.close, thread_sensitive=True)()
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    await sync_to_async(response.close, thread_sensitive=True)()
         finally:
             body_file.close()
 
