@@ -607,11 +607,12 @@ def board_context(
         _groups(CENTER, engine.center, selected, offer, dests, labels)
     )
     finished = game.status == Game.Status.FINISHED
+    detail_url, move_url = _game_urls(get_script_prefix(), game.pk)
     return {
         "names": names,
         # Each used several times by the partial: reversed once here.
-        "detail_url": _game_urls(get_script_prefix(), game.pk)[0],
-        "move_url": _game_urls(get_script_prefix(), game.pk)[1],
+        "detail_url": detail_url,
+        "move_url": move_url,
         "round": engine.round,
         "phase": engine.phase,
         "to_move": to_move,

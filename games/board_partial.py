@@ -7,7 +7,8 @@ and ``blocktranslate`` tags cost about a fifth of a move's server CPU
 ``board_context`` (``games/board.py``) already builds the repeated parts
 (factories, boards, destinations); this module wraps them in the rest of the
 partial: status line, absences, results, move forms, supply, resign form and log.
-The Summer Pavilion board stays a template (``templates/games/pavilion/``).
+The Summer Pavilion board stays a template (``templates/games/pavilion/``) and
+takes its absences and resign button from here.
 
 Every string is translated with the same message ids the template used.
 """
@@ -67,7 +68,8 @@ def _status_html(game: Game, board: dict[str, Any]) -> str:
         else:
             parts.append(escape(_("The game is over.")))
     elif board["my_turn"]:
-        parts.append(f"<strong>{escape(_('Your move.'))}</strong>")
+        your_move = escape(_("Your move."))
+        parts.append(f"<strong>{your_move}</strong>")
         if board["phase"] == "tiling":
             parts.append(
                 _fill(
@@ -94,10 +96,10 @@ def _status_html(game: Game, board: dict[str, Any]) -> str:
     return '<p class="status" role="status">' + " ".join(parts) + "</p>"
 
 
-def _absences_html(game: Game, players: list[dict[str, Any]]) -> str:
-    """Vacations and forfeits (``templates/games/_absences.html``)."""
+def absences_html(game: Game, players: list[dict[str, Any]]) -> SafeString:
+    """Vacations and forfeits of the players of an active game (both games)."""
     if game.status != Game.Status.ACTIVE:
-        return ""
+        return mark_safe("")
     parts = []
     for player in players:
         until = player.get("on_vacation_until")
@@ -121,7 +123,7 @@ def _absences_html(game: Game, players: list[dict[str, Any]]) -> str:
         else:
             continue
         parts.append(f'<p class="forfeit">{_fill(message, name=player["name"])}</p>')
-    return "".join(parts)
+    return mark_safe("".join(parts))
 
 
 def _results_html(board: dict[str, Any], statistics: dict[str, Any] | None) -> str:
@@ -148,9 +150,10 @@ def _hidden(**values: Any) -> str:
     )
 
 
-def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
+def _move_forms_html(game: Game, board: dict[str, Any], csrf_field: str) -> str:
     move_url = escape(board["move_url"])
     detail_url = escape(board["detail_url"])
+    choose_other = escape(_("Choose other tiles"))
     parts = []
     if board["offer"]:
         # Without JS this form appears once ?group= chose tiles; with JS,
@@ -159,7 +162,7 @@ def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
             f'<form method="post" action="{move_url}" hx-post="{move_url}" '
             f'class="destinations" aria-labelledby="h-dest" '
             f'data-overflow="{escape(board["overflow_texts"])}"'
-            f"{'' if board['selected'] else ' hidden'}>{csrf_input}"
+            f"{'' if board['selected'] else ' hidden'}>{csrf_field}"
             + _hidden(
                 expected_ply=game.ply,
                 kind="take",
@@ -170,12 +173,12 @@ def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
             + _fill(_("Place %(tiles)s on:"), tiles=board["selected_label"])
             + f"</h2>{board['destinations_html']}"
             f'<a href="{detail_url}" hx-get="{detail_url}" hx-push-url="true" '
-            f'class="choose-other">{escape(_("Choose other tiles"))}</a></form>'
+            f'class="choose-other">{choose_other}</a></form>'
         )
     if board["wall_choices"]:
         parts.append(
             f'<form method="post" action="{move_url}" hx-post="{move_url}" '
-            f'class="destinations" aria-labelledby="h-wall">{csrf_input}'
+            f'class="destinations" aria-labelledby="h-wall">{csrf_field}'
             + _hidden(
                 expected_ply=game.ply, kind="wall", line=board["pending_line_value"]
             )
@@ -186,16 +189,24 @@ def _move_forms_html(game: Game, board: dict[str, Any], csrf_input: str) -> str:
     return "".join(parts)
 
 
-def _resign_html(game: Game, viewer_seat: int | None, csrf_input: str) -> str:
-    """The resign button (``templates/games/_resign.html``)."""
-    if viewer_seat is None or game.status != Game.Status.ACTIVE:
-        return ""
-    url = escape(reverse("games:resign", args=[game.pk]))
+def csrf_input(request: HttpRequest) -> str:
+    """What ``{% csrf_token %}`` draws."""
     return (
+        '<input type="hidden" name="csrfmiddlewaretoken" '
+        f'value="{escape(get_token(request))}">'
+    )
+
+
+def resign_html(game: Game, viewer_seat: int | None, csrf_field: str) -> SafeString:
+    """The resign button of a player in an active game (both games)."""
+    if viewer_seat is None or game.status != Game.Status.ACTIVE:
+        return mark_safe("")
+    url = escape(reverse("games:resign", args=[game.pk]))
+    confirm, resign = escape(_("Resign this game?")), escape(_("Resign"))
+    return mark_safe(
         f'<form method="post" action="{url}" hx-post="{url}" '
-        f'hx-confirm="{escape(_("Resign this game?"))}" class="resign">'
-        f'{csrf_input}<button type="submit" class="danger">{escape(_("Resign"))}'
-        "</button></form>"
+        f'hx-confirm="{confirm}" class="resign">'
+        f'{csrf_field}<button type="submit" class="danger">{resign}</button></form>'
     )
 
 
@@ -210,37 +221,34 @@ def board_partial_html(
 ) -> SafeString:
     """The whole ``<div id="board">`` of a started classic game."""
     needs_token = board["offer"] or board["wall_choices"] or viewer_seat is not None
-    csrf_input = (
-        '<input type="hidden" name="csrfmiddlewaretoken" '
-        f'value="{escape(get_token(request))}">'
-        if needs_token
-        else ""
-    )
+    csrf_field = csrf_input(request) if needs_token else ""
     finished = game.status == Game.Status.FINISHED
     detail_url = escape(board["detail_url"])
+    # gettext calls stay outside f-strings: makemessages does not look inside.
+    table, supply, moves = _("Factories and centre"), _("Bag and lid"), _("Moves")
+    bag = _fill(_("Bag: %(n)s tiles"), n=board["bag_total"])
+    lid = _fill(_("Lid: %(n)s tiles"), n=board["lid_total"])
     return mark_safe(
         '<div id="board" class="board" hx-target="this" hx-swap="outerHTML" '
         f'data-ply="{game.ply}" data-status="{escape(game.status)}">'
         + (f'<p class="error" role="alert">{escape(error)}</p>' if error else "")
         + _status_html(game, board)
-        + _absences_html(game, board["players"])
+        + absences_html(game, board["players"])
         + (_results_html(board, statistics) if finished else "")
         + '<section class="table-area" aria-labelledby="h-table">'
         '<h2 id="h-table" class="visually-hidden">'
-        f"{escape(_('Factories and centre'))}</h2>"
+        f"{escape(table)}</h2>"
         f'<form method="get" action="{detail_url}" hx-get="{detail_url}" '
         f'hx-push-url="true" class="sources">{board["factories_html"]}</form>'
         "</section>"
-        + _move_forms_html(game, board, csrf_input)
+        + _move_forms_html(game, board, csrf_field)
         + f'<div class="boards">{board["players_html"]}</div>'
         '<section class="supply" aria-labelledby="h-supply">'
-        f'<h2 id="h-supply">{escape(_("Bag and lid"))}</h2>'
-        f"<p>{_fill(_('Bag: %(n)s tiles'), n=board['bag_total'])} — "
-        f"{board['bag_html']}</p>"
-        f"<p>{_fill(_('Lid: %(n)s tiles'), n=board['lid_total'])} — "
-        f"{board['lid_html']}</p></section>"
-        + _resign_html(game, viewer_seat, csrf_input)
+        f'<h2 id="h-supply">{escape(supply)}</h2>'
+        f"<p>{bag} — {board['bag_html']}</p>"
+        f"<p>{lid} — {board['lid_html']}</p></section>"
+        + resign_html(game, viewer_seat, csrf_field)
         + '<section class="log" aria-labelledby="h-log">'
-        f'<h2 id="h-log">{escape(_("Moves"))}</h2>'
+        f'<h2 id="h-log">{escape(moves)}</h2>'
         f"<ol>{board['log_html']}</ol></section></div>"
     )

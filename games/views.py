@@ -22,7 +22,7 @@ from games.engine import record
 
 from . import rows, selectors, services
 from .board import board_context, log_with_forfeits
-from .board_partial import board_partial_html
+from .board_partial import absences_html, board_partial_html, csrf_input, resign_html
 from .forms import GameCreateForm, MoveForm
 from .models import Game
 from .pavilion_board import describe_log as pavilion_describe_log
@@ -129,6 +129,13 @@ def _board_response(
             )
         for player in context["board"]["players"]:
             player["on_vacation_until"] = context["vacations"].get(player["seat"])
+        if game.is_pavilion:  # the same absences and resign button as classic
+            context["board"]["absences_html"] = absences_html(
+                game, context["board"]["players"]
+            )
+            context["board"]["resign_html"] = resign_html(
+                game, viewer_seat, csrf_input(request)
+            )
         if game.status == Game.Status.FINISHED:
             context["statistics"] = game_statistics(engine=engine, names=names)
         if not game.is_pavilion:
