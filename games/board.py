@@ -25,7 +25,7 @@ from games.engine.classic import COLOURS, FLOOR, FLOOR_PENALTIES, MARKER, Take
 from games.engine.common import CENTER
 
 from .models import Game
-from .tiles import colour_name, tile_html, tile_table
+from .tiles import colour_name, tile_table
 
 
 def parse_group(value: str | None) -> tuple[int, int] | None:
@@ -60,40 +60,55 @@ def line_label(line: int) -> str:
     return _("line %(number)s") % {"number": line + 1}
 
 
-def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
-    """The move log in words, e.g. "binh took 3 red from factory 2 → line 4".
+class _LogPhrases:
+    """The log's phrases in one language (catalogs do not change while the
+    process runs): a board describes only the entries since it last drew the
+    game, so asking gettext for every phrase on every board showed in a profile."""
 
-    Each phrase is translated once per call, not once per entry: a finished game
-    has ~150 entries and gettext is not free.
-    """
-    took = _("%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s")
-    to_floor = _("; %(count)s to the floor")
-    to_lid = _("; %(count)s to the lid")
-    marker = _("; took the first-player marker")
-    dealt = _("Round %(round)s: %(tiles)s tiles dealt to the factories")
-    walled = _(
-        "%(player)s placed %(colour)s on the wall, row %(row)s column "
-        "%(column)s: +%(points)s"
-    )
-    floored = _(
-        "%(player)s had no wall space for line %(line)s: %(count)s "
-        "%(colour)s to the floor"
-    )
-    round_end = _("End of round %(round)s — scores: %(scores)s")
-    colours = [colour_name(c) for c in range(len(COLOURS))]
-    factory = _("factory %(number)s")
-    sources = {CENTER: _("the centre")}
-    line_names = {FLOOR: _("the floor")}
-    line_name = _("line %(number)s")
+    def __init__(self) -> None:
+        self.took = _("%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s")
+        self.to_floor = _("; %(count)s to the floor")
+        self.to_lid = _("; %(count)s to the lid")
+        self.marker = _("; took the first-player marker")
+        self.dealt = _("Round %(round)s: %(tiles)s tiles dealt to the factories")
+        self.walled = _(
+            "%(player)s placed %(colour)s on the wall, row %(row)s column "
+            "%(column)s: +%(points)s"
+        )
+        self.floored = _(
+            "%(player)s had no wall space for line %(line)s: %(count)s "
+            "%(colour)s to the floor"
+        )
+        self.round_end = _("End of round %(round)s — scores: %(scores)s")
+        self.colours = [colour_name(c) for c in range(len(COLOURS))]
+        factory = _("factory %(number)s")
+        self.sources = {CENTER: _("the centre")} | {
+            n: factory % {"number": n + 1} for n in range(9)
+        }
+        line_name = _("line %(number)s")
+        self.line_names = {FLOOR: _("the floor")} | {
+            n: line_name % {"number": n + 1} for n in range(5)
+        }
+
+
+_LOG_PHRASES: dict[str | None, _LogPhrases] = {}
+
+
+def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """The move log in words, e.g. "binh took 3 red from factory 2 → line 4"."""
+    language = get_language()
+    phrases = _LOG_PHRASES.get(language)
+    if phrases is None:
+        phrases = _LOG_PHRASES[language] = _LogPhrases()
+    took, to_floor, to_lid = phrases.took, phrases.to_floor, phrases.to_lid
+    marker, dealt, walled = phrases.marker, phrases.dealt, phrases.walled
+    floored, round_end, colours = phrases.floored, phrases.round_end, phrases.colours
+    sources, line_names = phrases.sources, phrases.line_names
     lines: list[str] = []
     for entry in entries:
         kind = entry["type"]
         if kind == "take":
             source, line = entry["source"], entry["line"]
-            if source not in sources:
-                sources[source] = factory % {"number": source + 1}
-            if line not in line_names:
-                line_names[line] = line_name % {"number": line + 1}
             text = took % {
                 "player": names[entry["seat"]],
                 "count": entry["count"],
@@ -258,6 +273,14 @@ class _Labels:
         self.pattern_lines = escape(_("Pattern lines"))
         self.wall = escape(_("Wall"))
         self.floor_line = escape(_("Floor line"))
+        self.tiles = tile_table()
+        self.overflow_texts: dict[int, str] = {}
+
+    def overflow_text(self, count: int) -> str:
+        text = self.overflow_texts.get(count)
+        if text is None:
+            text = self.overflow_texts[count] = overflow_text(count)
+        return text
 
 
 _LABELS: dict[str | None, _Labels] = {}
@@ -280,10 +303,11 @@ def _marker_html() -> SafeString:
     )
 
 
-def _counts_html(counts: list[int]) -> SafeString:
+def _counts_html(counts: list[int], labels: _Labels) -> SafeString:
     """Tiles by colour with their counts: the bag and lid are only ever counts."""
+    tiles = labels.tiles
     return mark_safe(
-        " ".join(f"{tile_html(colour)}&times;{n}" for colour, n in enumerate(counts))
+        " ".join(f"{tiles[colour, '']}&times;{n}" for colour, n in enumerate(counts))
     )
 
 
@@ -298,7 +322,7 @@ def _groups(
     """The tile groups of one factory or the centre, each with its HTML: a submit
     button of the board's GET form when the viewer may take it, else plain tiles.
     """
-    tiles = tile_table()
+    tiles = labels.tiles
     groups = []
     for colour, count in enumerate(counts):
         if not count:
@@ -377,9 +401,9 @@ def _factories_html(
     factories: list[dict[str, Any]],
     center_groups_html: SafeString,
     center_marker: bool,
+    labels: _Labels,
 ) -> SafeString:
     """The factories and the centre, as the board's GET form holds them."""
-    labels = _labels()
     empty = labels.empty_html
     parts = [
         f'<div class="factory"><h3>{labels.factory_headings[index]}</h3>'
@@ -420,9 +444,8 @@ def _wall_choices_html(choices: list[dict[str, Any]]) -> SafeString:
     )
 
 
-def _players_html(players: list[dict[str, Any]]) -> SafeString:
+def _players_html(players: list[dict[str, Any]], labels: _Labels) -> SafeString:
     """Every player's board: pattern lines, wall and floor, with its heading."""
-    labels = _labels()
     parts = []
     for p in players:
         name = html_escape(p["name"])
@@ -516,7 +539,7 @@ def board_context(
                     "value": _line_value(line),
                     "label": labels.lines[line],
                     "legal": line in chosen,
-                    "overflow_text": overflow_text(overflow) if overflow else "",
+                    "overflow_text": labels.overflow_text(overflow) if overflow else "",
                 }
             )
 
@@ -529,7 +552,7 @@ def board_context(
         ]
     wall_columns = {c["column"] for c in wall_choices}
 
-    tiles = tile_table()
+    tiles = labels.tiles
     empty = str(tiles[None, ""])
     line_names = labels.line_names
     players = []
@@ -623,7 +646,7 @@ def board_context(
         "factories": factories,
         "center_groups_html": center_groups_html,
         "factories_html": _factories_html(
-            factories, center_groups_html, engine.center_marker
+            factories, center_groups_html, engine.center_marker, labels
         ),
         "center_marker": engine.center_marker,
         "selected": selected,
@@ -639,17 +662,18 @@ def board_context(
         "destinations": destinations,
         "destinations_html": _destinations_html(destinations),
         "overflow_texts": json.dumps(
-            {str(n): overflow_text(n) for n in sorted(overflows)}, ensure_ascii=False
+            {str(n): labels.overflow_text(n) for n in sorted(overflows)},
+            ensure_ascii=False,
         ),
         "wall_choices": wall_choices,
         "wall_choices_html": _wall_choices_html(wall_choices),
         "pending_line": pending[1] + 1 if wall_choices and pending else None,
         "pending_line_value": pending[1] if wall_choices and pending else None,
         "players": players,
-        "players_html": _players_html(players),
+        "players_html": _players_html(players, labels),
         "results_html": _results_html(players) if finished else "",
-        "bag_html": _counts_html(engine.bag),
-        "lid_html": _counts_html(engine.lid),
+        "bag_html": _counts_html(engine.bag, labels),
+        "lid_html": _counts_html(engine.lid, labels),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
         # html_escape is what django.utils.html.escape runs, without its lazy-

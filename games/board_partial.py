@@ -35,6 +35,47 @@ from .templatetags.time_left import time_left
 _dates: dict[tuple[str | None, str, Any], str] = {}
 
 
+class _Phrases:
+    """The partial's fixed words in one language, asked of gettext once per
+    process (catalogs do not change while it runs; ~30 gettext calls a board
+    showed in a profile). Plain strings, escaped where they are used."""
+
+    def __init__(self) -> None:
+        self.ended_resigned = _("The game ended by resignation.")
+        self.ended_timeout = _(
+            "The game ended on time: a player did not move before the deadline."
+        )
+        self.ended = _("The game is over.")
+        self.your_move = _("Your move.")
+        self.choose_column = _("Choose the wall column for the tile of line %(line)s.")
+        self.choose_tiles = _("Choose tiles from a factory or the centre.")
+        self.to_move = _("%(name)s to move.")
+        self.round = _("Round %(round)s.")
+        self.deadline = _("Deadline: %(when)s UTC (%(left)s left).")
+        self.choose_other = _("Choose other tiles")
+        self.place_on = _("Place %(tiles)s on:")
+        self.wall_column = _("Wall column for line %(line)s:")
+        self.resign_confirm = _("Resign this game?")
+        self.resign = _("Resign")
+        # gettext calls stay outside f-strings: makemessages does not look inside.
+        self.table = _("Factories and centre")
+        self.supply = _("Bag and lid")
+        self.moves = _("Moves")
+        self.bag = _("Bag: %(n)s tiles")
+        self.lid = _("Lid: %(n)s tiles")
+
+
+_PHRASES: dict[str | None, _Phrases] = {}
+
+
+def _phrases() -> _Phrases:
+    language = get_language()
+    phrases = _PHRASES.get(language)
+    if phrases is None:
+        phrases = _PHRASES[language] = _Phrases()
+    return phrases
+
+
 def _date_text(value: Any) -> str:
     """``value|date:"DATETIME_FORMAT"``, remembered: both boards drawn after a
     move show the same deadline."""
@@ -52,43 +93,30 @@ def _fill(message: str, **values: Any) -> str:
     return message % {key: conditional_escape(value) for key, value in values.items()}
 
 
-def _status_html(game: Game, board: dict[str, Any]) -> str:
+def _status_html(game: Game, board: dict[str, Any], phrases: _Phrases) -> str:
     parts = []
     if game.status == Game.Status.FINISHED:
         if game.end_reason == Game.EndReason.RESIGNED:
-            parts.append(escape(_("The game ended by resignation.")))
+            parts.append(escape(phrases.ended_resigned))
         elif game.end_reason == Game.EndReason.TIMEOUT:
-            parts.append(
-                escape(
-                    _(
-                        "The game ended on time: a player did not move before "
-                        "the deadline."
-                    )
-                )
-            )
+            parts.append(escape(phrases.ended_timeout))
         else:
-            parts.append(escape(_("The game is over.")))
+            parts.append(escape(phrases.ended))
     elif board["my_turn"]:
-        your_move = escape(_("Your move."))
-        parts.append(f"<strong>{your_move}</strong>")
+        parts.append(f"<strong>{escape(phrases.your_move)}</strong>")
         if board["phase"] == "tiling":
-            parts.append(
-                _fill(
-                    _("Choose the wall column for the tile of line %(line)s."),
-                    line=board["pending_line"],
-                )
-            )
+            parts.append(_fill(phrases.choose_column, line=board["pending_line"]))
         elif not board["selected"]:
-            parts.append(escape(_("Choose tiles from a factory or the centre.")))
+            parts.append(escape(phrases.choose_tiles))
     elif board["to_move_name"]:
-        parts.append(_fill(_("%(name)s to move."), name=board["to_move_name"]))
+        parts.append(_fill(phrases.to_move, name=board["to_move_name"]))
     if game.status == Game.Status.ACTIVE:
-        parts.append(_fill(_("Round %(round)s."), round=board["round"]))
+        parts.append(_fill(phrases.round, round=board["round"]))
         if game.turn_deadline:
             parts.append(
                 '<span class="deadline">'
                 + _fill(
-                    _("Deadline: %(when)s UTC (%(left)s left)."),
+                    phrases.deadline,
                     when=_date_text(game.turn_deadline),
                     left=time_left(game.turn_deadline),
                 )
@@ -151,10 +179,12 @@ def _hidden(**values: Any) -> str:
     )
 
 
-def _move_forms_html(game: Game, board: dict[str, Any], csrf_field: str) -> str:
+def _move_forms_html(
+    game: Game, board: dict[str, Any], csrf_field: str, phrases: _Phrases
+) -> str:
     move_url = escape(board["move_url"])
     detail_url = escape(board["detail_url"])
-    choose_other = escape(_("Choose other tiles"))
+    choose_other = escape(phrases.choose_other)
     parts = []
     if board["offer"]:
         # Without JS this form appears once ?group= chose tiles; with JS,
@@ -171,7 +201,7 @@ def _move_forms_html(game: Game, board: dict[str, Any], csrf_field: str) -> str:
                 colour=board["selected_colour"],
             )
             + '<h2 id="h-dest">'
-            + _fill(_("Place %(tiles)s on:"), tiles=board["selected_label"])
+            + _fill(phrases.place_on, tiles=board["selected_label"])
             + f"</h2>{board['destinations_html']}"
             f'<a href="{detail_url}" hx-get="{detail_url}" hx-push-url="true" '
             f'class="choose-other">{choose_other}</a></form>'
@@ -184,7 +214,7 @@ def _move_forms_html(game: Game, board: dict[str, Any], csrf_field: str) -> str:
                 expected_ply=game.ply, kind="wall", line=board["pending_line_value"]
             )
             + '<h2 id="h-wall">'
-            + _fill(_("Wall column for line %(line)s:"), line=board["pending_line"])
+            + _fill(phrases.wall_column, line=board["pending_line"])
             + f"</h2>{board['wall_choices_html']}</form>"
         )
     return "".join(parts)
@@ -209,7 +239,8 @@ def resign_html(game: Game, viewer_seat: int | None, csrf_field: str) -> SafeStr
     if viewer_seat is None or game.status != Game.Status.ACTIVE:
         return mark_safe("")
     url = escape(_resign_url(get_script_prefix(), game.pk))
-    confirm, resign = escape(_("Resign this game?")), escape(_("Resign"))
+    phrases = _phrases()
+    confirm, resign = escape(phrases.resign_confirm), escape(phrases.resign)
     return mark_safe(
         f'<form method="post" action="{url}" hx-post="{url}" '
         f'hx-confirm="{confirm}" class="resign">'
@@ -231,15 +262,15 @@ def board_partial_html(
     csrf_field = csrf_input(request) if needs_token else ""
     finished = game.status == Game.Status.FINISHED
     detail_url = escape(board["detail_url"])
-    # gettext calls stay outside f-strings: makemessages does not look inside.
-    table, supply, moves = _("Factories and centre"), _("Bag and lid"), _("Moves")
-    bag = _fill(_("Bag: %(n)s tiles"), n=board["bag_total"])
-    lid = _fill(_("Lid: %(n)s tiles"), n=board["lid_total"])
+    phrases = _phrases()
+    table, supply, moves = phrases.table, phrases.supply, phrases.moves
+    bag = _fill(phrases.bag, n=board["bag_total"])
+    lid = _fill(phrases.lid, n=board["lid_total"])
     return mark_safe(
         '<div id="board" class="board" hx-target="this" hx-swap="outerHTML" '
         f'data-ply="{game.ply}" data-status="{escape(game.status)}">'
         + (f'<p class="error" role="alert">{escape(error)}</p>' if error else "")
-        + _status_html(game, board)
+        + _status_html(game, board, phrases)
         + absences_html(game, board["players"])
         + (_results_html(board, statistics) if finished else "")
         + '<section class="table-area" aria-labelledby="h-table">'
@@ -248,7 +279,7 @@ def board_partial_html(
         f'<form method="get" action="{detail_url}" hx-get="{detail_url}" '
         f'hx-push-url="true" class="sources">{board["factories_html"]}</form>'
         "</section>"
-        + _move_forms_html(game, board, csrf_field)
+        + _move_forms_html(game, board, csrf_field, phrases)
         + f'<div class="boards">{board["players_html"]}</div>'
         '<section class="supply" aria-labelledby="h-supply">'
         f'<h2 id="h-supply">{escape(supply)}</h2>'
