@@ -16,13 +16,14 @@ Every string is translated with the same message ids the template used.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
-from django.utils.formats import date_format
+from django.utils.formats import date_format, get_format
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import get_current_timezone_name, template_localtime
@@ -33,6 +34,7 @@ from .models import Game
 from .templatetags.time_left import time_left
 
 _dates: dict[tuple[str | None, str, Any], str] = {}
+_minute_formats: dict[str | None, bool] = {}
 
 
 class _Phrases:
@@ -77,9 +79,17 @@ def _phrases() -> _Phrases:
 
 
 def _date_text(value: Any) -> str:
-    """``value|date:"DATETIME_FORMAT"``, remembered: both boards drawn after a
-    move show the same deadline."""
-    key = (get_language(), get_current_timezone_name(), value)
+    """``value|date:"DATETIME_FORMAT"``, remembered per language and minute when
+    the language's format shows no seconds (none of ours does): every board of a
+    game in progress shows its deadline, and date formatting is not cheap."""
+    language = get_language()
+    to_minute = _minute_formats.get(language)
+    if to_minute is None:
+        letters = re.sub(r"\\.", "", str(get_format("DATETIME_FORMAT")))
+        to_minute = _minute_formats[language] = not set(letters) & set("sucrvU")
+    if to_minute:
+        value = value.replace(second=0, microsecond=0)
+    key = (language, get_current_timezone_name(), value)
     text = _dates.get(key)
     if text is None:
         if len(_dates) > 4096:
