@@ -122,3 +122,81 @@ def test_moves_insert_and_game_update_write_what_the_orm_writes(players, start_g
     Game.objects.filter(pk=game.pk).delete()
     with pytest.raises(DatabaseError):
         game_update(game=game, fields=["ply"])
+
+
+def _stored_state(pk):
+    """Game.state as the database holds it, decoded afresh."""
+    import json
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT state FROM games_game WHERE id = %s", [pk])
+        raw = cursor.fetchone()[0]
+    return raw if isinstance(raw, dict) else json.loads(raw)
+
+
+def test_state_is_decoded_once_and_extended_after_a_move(
+    players, start_game, monkeypatch
+):
+    """The remembered Game.state (rows._remembered_json): the same text gives the
+    same value without decoding; a move's longer text decodes only its new
+    events; every value equals the stored state decoded afresh."""
+    import json
+    import random
+
+    from games import rows, services
+
+    from .helpers import move_event
+
+    game = start_game(players[:2])
+    first = game_with_seats(game_id=game.pk).state
+    assert first == _stored_state(game.pk)
+    decoded = []
+    real_loads = json.loads
+    monkeypatch.setattr(
+        rows, "_loads", lambda text: decoded.append(len(text)) or real_loads(text)
+    )
+    assert game_with_seats(game_id=game.pk).state is first
+    assert decoded == []
+    engine = selectors.game_engine(game)
+    move = random.Random(3).choice(engine.legal_moves())
+    services.game_play_move(
+        game_id=game.pk,
+        user=players[game.seat_to_move],
+        move=move_event(move),
+        expected_ply=game.ply,
+    )
+    after = game_with_seats(game_id=game.pk).state
+    assert after == _stored_state(game.pk)
+    assert len(after["events"]) == len(first["events"]) + 1
+    if connection.vendor == "sqlite":  # PostgreSQL writes jsonb its own way
+        assert len(decoded) == 1 and decoded[0] < 1000  # the new event, not all
+    # A state rewritten under the same primary key is decoded afresh.
+    Game.objects.filter(pk=game.pk).update(state={"events": first["events"][:2]})
+    rewritten = game_with_seats(game_id=game.pk).state
+    assert rewritten == {"events": first["events"][:2]} == _stored_state(game.pk)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ('{"events": [1, {"a": "]}"}]}', {"events": [1, {"a": "]}"}]}),
+        ('{"events": [1, 2, 3]}', {"events": [1, 2, 3]}),
+        ('{"events": [12]}', None),  # not the same first event
+        ('{"events": [1]}', None),  # not longer
+        ('{"events": [1,2]}', None),  # another spelling: decoded afresh
+        ('{"events": [1, 2], "x": [3]}', None),  # not only events
+        ('{"events": [1, 2], "x": [3, 4]}', None),
+        ('{"events": [1, 2]], "x": [[3]}', None),  # the tail must be one array
+    ],
+)
+def test_only_a_longer_event_list_is_extended(raw, expected):
+    from games.rows import _extended
+
+    assert _extended(('{"events": [1]}', {"events": [1]}), raw) == expected
+
+
+def test_state_that_is_not_json_reads_as_text():
+    from games.rows import _remembered_json
+
+    assert _remembered_json("default", -1, "not json") == "not json"
+    assert _remembered_json("default", -1, None) is None
