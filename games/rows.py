@@ -70,10 +70,15 @@ class _Reader:
         for index, (col, functions) in self.converting:
             for function in functions:
                 row[index] = function(row[index], col, connection)
-        if self.remembered >= 0:
-            index = self.remembered
-            row[index] = _remembered_json(alias, row[self.pk_index], row[index])
-        return self.model.from_db(alias, self.attnames, row)
+        if self.remembered < 0:
+            return self.model.from_db(alias, self.attnames, row)
+        index = self.remembered
+        raw = row[index]
+        row[index] = value = _remembered_json(alias, row[self.pk_index], raw)
+        instance = self.model.from_db(alias, self.attnames, row)
+        if isinstance(raw, str):
+            instance._json_source = (raw, value)  # for state_with_events
+        return instance
 
 
 # Game.state as this process last decoded it, per game: the raw text and the
@@ -282,6 +287,51 @@ def game_with_seats(
     return game
 
 
+class KnownJson(dict[str, Any]):
+    """A JSON object whose text is already known: ``game_update`` writes the text
+    instead of encoding the object again."""
+
+    def __init__(self, value: dict[str, Any], text: str) -> None:
+        super().__init__(value)
+        self.text = text
+
+
+class _KnownJsonEncoder(json.JSONEncoder):
+    def encode(self, o: Any) -> str:
+        return o.text if isinstance(o, KnownJson) else super().encode(o)
+
+
+def state_with_events(
+    game: Game, events: list[Any], new_events: list[Any]
+) -> dict[str, Any]:
+    """``{"events": events + new_events}``, the game's new state after a move.
+
+    When ``game.state`` is still the value read with it (``{"events": events}``),
+    its text is known, and the new text is that text with the new events added
+    before the closing ``]}``: encoding a whole game's events again on every move
+    was ~3 % of a move's server CPU. The database parses the text as it would
+    the encoded object (and ``_remembered_json`` decodes only the new events on
+    the next read).
+    """
+    state = {"events": events + new_events}
+    source = game.__dict__.get("_json_source")
+    if source is None or not events:
+        return state
+    raw, value = source
+    if (
+        game.state is not value
+        or not isinstance(value, dict)
+        or list(value) != ["events"]
+        or len(value["events"]) != len(events)
+        or not raw.endswith(_EVENTS_END)
+    ):
+        return state
+    if new_events:
+        added = json.dumps(new_events)[1:-1]
+        raw = f"{raw[: -len(_EVENTS_END)]}, {added}{_EVENTS_END}"
+    return KnownJson(state, raw)
+
+
 _insert_sql: dict[tuple[str, int], str] = {}
 _update_sql: dict[tuple[str, tuple[str, ...]], tuple[str, list[Any]]] = {}
 
@@ -331,8 +381,11 @@ def game_update(*, game: Game, fields: Sequence[str], using: str = "default") ->
         cached = _update_sql[key] = (sql, model_fields)
     sql, model_fields = cached
     params = [
-        field.get_db_prep_save(field.pre_save(game, False), connection)
+        connection.ops.adapt_json_value(value, _KnownJsonEncoder)
+        if isinstance(value, KnownJson)
+        else field.get_db_prep_save(value, connection)
         for field in model_fields
+        for value in (field.pre_save(game, False),)
     ]
     params.append(game.pk)
     with connection.cursor() as cursor:

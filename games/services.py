@@ -27,7 +27,7 @@ from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
-from .rows import game_update, game_with_seats, moves_insert
+from .rows import game_update, game_with_seats, moves_insert, state_with_events
 from .selectors import game_engine, game_engine_remember
 
 
@@ -257,7 +257,7 @@ def _append_events(
     ]
     moves_insert(moves=rows)
     game.ply += len(rows)
-    game.state = {"events": events + new_events}
+    game.state = state_with_events(game, events, new_events)
     game.seat_to_move = engine.to_move()
     dealt = any("deal" in event for event in new_events)
     if game.seat_to_move is not None and (game.seat_to_move != previous_seat or dealt):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -126,8 +127,6 @@ def test_moves_insert_and_game_update_write_what_the_orm_writes(players, start_g
 
 def _stored_state(pk):
     """Game.state as the database holds it, decoded afresh."""
-    import json
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT state FROM games_game WHERE id = %s", [pk])
         raw = cursor.fetchone()[0]
@@ -140,7 +139,6 @@ def test_state_is_decoded_once_and_extended_after_a_move(
     """The remembered Game.state (rows._remembered_json): the same text gives the
     same value without decoding; a move's longer text decodes only its new
     events; every value equals the stored state decoded afresh."""
-    import json
     import random
 
     from games import rows, services
@@ -200,3 +198,61 @@ def test_state_that_is_not_json_reads_as_text():
 
     assert _remembered_json("default", -1, "not json") == "not json"
     assert _remembered_json("default", -1, None) is None
+
+
+def test_a_move_writes_the_known_text_plus_its_events(players, start_game, monkeypatch):
+    """After a move the state's text is the text read plus the new events
+    (rows.state_with_events): what is stored decodes to every event so far, the
+    same as the Move rows."""
+    import random
+
+    from games import rows, services
+
+    from .helpers import move_event
+
+    built = []
+    real = rows.state_with_events
+
+    def spy(game, events, new_events):
+        state = real(game, events, new_events)
+        built.append(state)
+        return state
+
+    monkeypatch.setattr(services, "state_with_events", spy)
+    rng = random.Random(5)
+    game = start_game(players[:3])
+    for _ in range(12):
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(rng.choice(engine.legal_moves())),
+            expected_ply=game.ply,
+        )
+        state = built[-1]
+        assert isinstance(state, rows.KnownJson)
+        assert json.loads(state.text) == state
+        stored = _stored_state(game.pk)
+        assert stored == state
+        assert stored["events"] == selectors.game_engine_from_moves(game).events()
+
+
+def test_state_text_is_used_only_for_the_state_it_was_read_with(players, start_game):
+    from games import rows
+
+    game = start_game(players[:2])
+    read = game_with_seats(game_id=game.pk)
+    events = read.cached_events
+    new = [{"seat": 0, "from": 0, "colour": "red", "to": 1}]
+    known = rows.state_with_events(read, events, new)
+    assert isinstance(known, rows.KnownJson)
+    assert known == {"events": events + new} and json.loads(known.text) == known
+    # Fewer events than were read (a caller rebuilt them): encoded afresh.
+    assert type(rows.state_with_events(read, events[:-1], new)) is dict
+    # A state replaced since the read: its text is not the read one.
+    read.state = {"events": list(events)}
+    assert type(rows.state_with_events(read, events, new)) is dict
+    # A game not read by game_with_seats has no known text.
+    plain = Game.objects.get(pk=game.pk)
+    assert type(rows.state_with_events(plain, plain.cached_events, new)) is dict
