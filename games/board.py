@@ -155,12 +155,25 @@ def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
 # only grows, so a board describes just the entries since this process last drew
 # the game. An entry is used only while its events are a prefix of the game's.
 _LOG_CACHE_SIZE = 512
-_logs: OrderedDict[tuple[Any, ...], tuple[list[Any], int, list[str]]] = OrderedDict()
+_logs: OrderedDict[tuple[Any, ...], tuple[list[Any], int, list[str], str]] = (
+    OrderedDict()
+)
 _logs_lock = threading.Lock()
+
+
+def _lines_html(lines: list[str]) -> str:
+    # html_escape is what django.utils.html.escape runs, without its lazy-
+    # string wrapper: a finished game's log has ~150 lines.
+    return "".join(f"<li>{html_escape(line)}</li>" for line in lines)
 
 
 def described_log(game: Game, engine: Any, names: list[str]) -> list[str]:
     """``describe_log(engine.log, names)`` for ``game`` at its current events."""
+    return list(_described(game, engine, names)[0])
+
+
+def _described(game: Game, engine: Any, names: list[str]) -> tuple[list[str], str]:
+    """The log in words and as ``<li>`` items (remembered; not to be changed)."""
     events = game.cached_events
     key = (game._state.db, game.pk, game.variant, get_language(), tuple(names))
     with _logs_lock:
@@ -172,16 +185,18 @@ def described_log(game: Game, engine: Any, names: list[str]) -> list[str]:
         and cached[1] <= size
         and events[: len(cached[0])] == cached[0]
     ):
-        lines = cached[2] + describe_log(engine.log_from(cached[1]), names)
+        added = describe_log(engine.log_from(cached[1]), names)
+        lines, html = cached[2] + added, cached[3] + _lines_html(added)
     else:
         lines = describe_log(engine.log, names)
+        html = _lines_html(lines)
     if events or not game.ply:  # a game without its cache is not remembered
         with _logs_lock:
-            _logs[key] = (events, size, lines)
+            _logs[key] = (events, size, lines, html)
             _logs.move_to_end(key)
             while len(_logs) > _LOG_CACHE_SIZE:
                 _logs.popitem(last=False)
-    return list(lines)
+    return lines, html
 
 
 def log_with_forfeits(
@@ -484,6 +499,16 @@ def _results_html(players: list[dict[str, Any]]) -> SafeString:
     )
 
 
+def _log_html(game: Game, engine: Any, names: list[str], seat_rows: list[Any]) -> str:
+    """The log's ``<li>`` items, with a line where a player left the game."""
+    lines, html = _described(game, engine, names)
+    if all(seat.forfeited_ply is None for seat in seat_rows):
+        return html  # no such line: the remembered items as they are
+    return _lines_html(
+        log_with_forfeits(game=game, lines=lines, names=names, seat_rows=seat_rows)
+    )
+
+
 @functools.lru_cache(maxsize=1024)
 def _game_urls(prefix: str, pk: int) -> tuple[str, str]:
     """The game page's and move form's URLs (``reverse`` is not free)."""
@@ -673,17 +698,5 @@ def board_context(
         "lid_html": _counts_html(engine.lid, labels),
         "bag_total": sum(engine.bag),
         "lid_total": sum(engine.lid),
-        # html_escape is what django.utils.html.escape runs, without its lazy-
-        # string wrapper: a finished game's log has ~150 lines.
-        "log_html": mark_safe(
-            "".join(
-                f"<li>{html_escape(line)}</li>"
-                for line in log_with_forfeits(
-                    game=game,
-                    lines=described_log(game, engine, names),
-                    names=names,
-                    seat_rows=seat_rows,
-                )
-            )
-        ),
+        "log_html": mark_safe(_log_html(game, engine, names, seat_rows)),
     }
