@@ -15,9 +15,10 @@ player, doing what a browser does:
 - when a game ends, the two players start a new one through the lobby views.
 
 Every request the flow makes is counted. One more thread loads a trivial page
-(the login form) in the same run. Prints moves/s, requests/s, the server
-processes' CPU (cores busy, and milliseconds per request and per move: the figure
-that does not depend on how the client threads are scheduled), the move POST's
+(the login form, on a new connection each time) in the same run. Prints moves/s,
+requests/s, the server processes' CPU (cores busy, and milliseconds per request
+and per move: the figure that does not depend on how the client threads are
+scheduled), the move POST's
 round trip p50/p95/p99, the full turn cycle (from the partner's move returning,
 through the doorbell refetch, to this player's POST returning) and the trivial
 page's percentiles. With ``--processes N`` (N > 1) it starts N Daphne processes
@@ -298,11 +299,16 @@ def new_game(
 
 
 def trivial(port: int, stats: Stats, stop: threading.Event) -> None:
-    client = Client(port, None)
+    """The login page, each time on a new connection (as a visitor's first page
+    is): with several server processes, a kept-alive connection would time only
+    the process it landed on, and their loads differ by how the players'
+    connections happened to split between them."""
     while not stop.is_set():
+        client = Client(port, None)
         started = time.perf_counter()
         status, _, _ = client.request("GET", "/accounts/login/")
         elapsed = time.perf_counter() - started
+        client.conn.close()
         with stats.lock:
             if status == 200:
                 stats.trivial.append((time.perf_counter(), elapsed))
