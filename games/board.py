@@ -26,6 +26,7 @@ from games.engine.common import CENTER
 
 from .models import Game
 from .tiles import colour_name, tile_table
+from .translated import per_language
 
 
 def parse_group(value: str | None) -> tuple[int, int] | None:
@@ -91,15 +92,12 @@ class _LogPhrases:
         }
 
 
-_LOG_PHRASES: dict[str | None, _LogPhrases] = {}
+_log_phrases = per_language(_LogPhrases)
 
 
 def describe_log(entries: list[dict[str, Any]], names: list[str]) -> list[str]:
     """The move log in words, e.g. "binh took 3 red from factory 2 → line 4"."""
-    language = get_language()
-    phrases = _LOG_PHRASES.get(language)
-    if phrases is None:
-        phrases = _LOG_PHRASES[language] = _LogPhrases()
+    phrases = _log_phrases()
     took, to_floor, to_lid = phrases.took, phrases.to_floor, phrases.to_lid
     marker, dealt, walled = phrases.marker, phrases.dealt, phrases.walled
     floored, round_end, colours = phrases.floored, phrases.round_end, phrases.colours
@@ -298,15 +296,7 @@ class _Labels:
         return text
 
 
-_LABELS: dict[str | None, _Labels] = {}
-
-
-def _labels() -> _Labels:
-    language = get_language()
-    labels = _LABELS.get(language)
-    if labels is None:
-        labels = _LABELS[language] = _Labels()
-    return labels
+_labels = per_language(_Labels)
 
 
 def _marker_html() -> SafeString:

@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from .models import Game
 from .templatetags.time_left import time_left
+from .translated import per_language
 
 _dates: dict[tuple[str | None, str, Any], str] = {}
 _minute_formats: dict[str | None, bool] = {}
@@ -67,15 +68,7 @@ class _Phrases:
         self.lid = _("Lid: %(n)s tiles")
 
 
-_PHRASES: dict[str | None, _Phrases] = {}
-
-
-def _phrases() -> _Phrases:
-    language = get_language()
-    phrases = _PHRASES.get(language)
-    if phrases is None:
-        phrases = _PHRASES[language] = _Phrases()
-    return phrases
+_phrases = per_language(_Phrases)
 
 
 def _date_text(value: Any) -> str:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine.classic import COLOURS
+
+from .translated import per_language
 
 COLOUR_NAMES = {
     "blue": _("blue"),
@@ -41,7 +43,6 @@ def tile(colour: int) -> dict[str, str]:
     }
 
 
-_HTML_CACHE: dict[str | None, dict[tuple[int | None, str], SafeString]] = {}
 _EXTRAS = ("", "printed")
 
 
@@ -59,23 +60,19 @@ def _build_tile_html(colour: int | None, extra: str) -> SafeString:
     )
 
 
-def tile_table() -> dict[tuple[int | None, str], SafeString]:
-    """Every tile's HTML in the current language, keyed ``(colour, extra)``
-    (``colour`` None is an empty space; ``extra`` "" or "printed").
+def _tile_table() -> dict[tuple[int | None, str], SafeString]:
+    return {
+        (colour, extra): _build_tile_html(colour, extra)
+        for colour in (None, *range(len(COLOURS)))
+        for extra in _EXTRAS
+    }
 
-    Built once per language: a board draws ~100 tiles, and even looking up the
-    language once per tile shows in a profile.
-    """
-    language = get_language()
-    table = _HTML_CACHE.get(language)
-    if table is None:
-        table = {
-            (colour, extra): _build_tile_html(colour, extra)
-            for colour in (None, *range(len(COLOURS)))
-            for extra in _EXTRAS
-        }
-        _HTML_CACHE[language] = table
-    return table
+
+# Every tile's HTML in the current language, keyed ``(colour, extra)`` (``colour``
+# None is an empty space; ``extra`` "" or "printed"). Built once per language: a
+# board draws ~100 tiles, and even looking up the language once per tile shows in
+# a profile.
+tile_table = per_language(_tile_table)
 
 
 def tile_html(colour: int | None, extra: str = "") -> SafeString:

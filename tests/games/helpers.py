@@ -15,6 +15,23 @@ def move_event(move: Any) -> dict[str, Any]:
     return event
 
 
+def play_random_moves(game: Any, rng: Any, count: int) -> Any:
+    """``count`` random legal moves through the move service, each by the seat
+    to move; returns the game as read after the last."""
+    from games import selectors, services
+
+    for _ in range(count):
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(rng.choice(engine.legal_moves())),
+            expected_ply=game.ply,
+        )
+    return selectors.game_get(game_id=game.pk)
+
+
 def move_post_data(move: Any, expected_ply: int) -> dict[str, Any]:
     """A legal engine move as the board form would post it."""
     if isinstance(move, Take):

@@ -208,7 +208,7 @@ def test_a_move_writes_the_known_text_plus_its_events(players, start_game, monke
 
     from games import rows, services
 
-    from .helpers import move_event
+    from .helpers import play_random_moves
 
     built = []
     real = rows.state_with_events
@@ -222,14 +222,7 @@ def test_a_move_writes_the_known_text_plus_its_events(players, start_game, monke
     rng = random.Random(5)
     game = start_game(players[:3])
     for _ in range(12):
-        game = selectors.game_get(game_id=game.pk)
-        engine = selectors.game_engine(game)
-        services.game_play_move(
-            game_id=game.pk,
-            user=game.seats.all()[game.seat_to_move].user,
-            move=move_event(rng.choice(engine.legal_moves())),
-            expected_ply=game.ply,
-        )
+        game = play_random_moves(game, rng, 1)
         state = built[-1]
         assert isinstance(state, rows.KnownJson)
         assert json.loads(state.text) == state

@@ -10,6 +10,8 @@ from django.utils import timezone
 from games import selectors, services
 from games.models import Game
 
+from .helpers import play_random_moves
+
 pytestmark = pytest.mark.django_db
 
 
@@ -130,21 +132,6 @@ def test_engine_cache_serves_copies_of_the_stored_events_only(
     assert shorter.events() == game.cached_events[:-1]
 
 
-def _play(game, rng, count):
-    from .helpers import move_event
-
-    for _ in range(count):
-        game = selectors.game_get(game_id=game.pk)
-        engine = selectors.game_engine(game)
-        services.game_play_move(
-            game_id=game.pk,
-            user=game.seats.all()[game.seat_to_move].user,
-            move=move_event(rng.choice(engine.legal_moves())),
-            expected_ply=game.ply,
-        )
-    return selectors.game_get(game_id=game.pk)
-
-
 def test_engine_cache_extends_an_entry_a_few_moves_behind(
     players, start_game, monkeypatch
 ):
@@ -154,10 +141,10 @@ def test_engine_cache_extends_an_entry_a_few_moves_behind(
     import random
 
     rng = random.Random(8)
-    game = _play(start_game(players[:2]), rng, 5)
+    game = play_random_moves(start_game(players[:2]), rng, 5)
     behind = selectors.game_engine(game)
     behind_events = game.cached_events
-    game = _play(game, rng, 3)
+    game = play_random_moves(game, rng, 3)
     selectors._engine_store(game, behind_events, behind)  # as this process saw it
     replays = []
     real_replay = selectors._replay
@@ -190,12 +177,12 @@ def test_log_in_words_is_extended_from_the_last_drawing(
     from games.board import describe_log, described_log
 
     rng = random.Random(9)
-    game = _play(start_game(players[:2]), rng, 4)
+    game = play_random_moves(start_game(players[:2]), rng, 4)
     names = [seat.name for seat in game.seats.all()]
     early_engine = selectors.game_engine(game)
     early = described_log(game, early_engine, names)
     assert early == describe_log(early_engine.log, names)
-    game = _play(game, rng, 6)
+    game = play_random_moves(game, rng, 6)
     engine = selectors.game_engine(game)
     described = []
     monkeypatch.setattr(
