@@ -74,6 +74,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After django-htmx: an HTMX action sent to log in goes there as a page.
+    "accounts.middleware.HtmxLoginRedirectMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
