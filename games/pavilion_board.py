@@ -409,13 +409,21 @@ def _player(engine: PavilionGame, seat: int, name: str) -> dict[str, Any]:
     board = engine.boards[seat]
     wild = engine.wild
     spaces = []
+    # Each phrase asked of gettext once per board, not once per space (42 a board).
+    empty = _("empty")
+    space_text = _("%(star)s, space %(number)s, cost %(cost)s, %(state)s")
+    complete_text = _("%(structure)s: complete")
+    incomplete_text = _("%(structure)s: not complete")
+    colour_names = [colour_label(colour) for colour in range(len(COLOURS))]
+    tiles = [tile_html(colour) for colour in range(len(COLOURS))]
     for star_index, star in enumerate(STARS):
+        star_name = star_label(star)
         for number in range(1, 7):
             index = star_index * 6 + number - 1
             colour = board[index]
             cost = engine.costs[index]
             filled = colour >= 0
-            state = colour_label(colour) if filled else _("empty")
+            state = colour_names[colour] if filled else empty
             spaces.append(
                 {
                     "value": f"{star}-{number}",
@@ -426,10 +434,10 @@ def _player(engine: PavilionGame, seat: int, name: str) -> dict[str, Any]:
                     "fill": COLOUR_FILL[COLOURS[colour]]
                     if filled
                     else (GREY_TINT if engine.grey else STAR_TINT[star]),
-                    "tile_html": tile_html(colour) if filled else "",
-                    "label": _("%(star)s, space %(number)s, cost %(cost)s, %(state)s")
+                    "tile_html": tiles[colour] if filled else "",
+                    "label": space_text
                     % {
-                        "star": star_label(star),
+                        "star": star_name,
                         "number": number,
                         "cost": cost,
                         "state": state,
@@ -448,9 +456,8 @@ def _player(engine: PavilionGame, seat: int, name: str) -> dict[str, Any]:
                 "kind": structure.kind,
                 "complete": complete,
                 "label": label,
-                "title": _("%(structure)s: complete") % {"structure": label}
-                if complete
-                else _("%(structure)s: not complete") % {"structure": label},
+                "title": (complete_text if complete else incomplete_text)
+                % {"structure": label},
                 "x": x,
                 "y": y,
             }

@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 
 from games.engine.pavilion_board import COLOURS
 
+from .translated import per_language
+
 COLOUR_NAMES = {
     "purple": gettext_lazy("purple"),
     "green": gettext_lazy("green"),
@@ -31,23 +33,52 @@ COLOUR_LETTERS = {
 }
 
 
+_CENTRE = ("center", "centre")
+
+
+class _Words:
+    """Colour, star and space names in one language (a board names ~100 of them;
+    gettext for each was a fifth of drawing the page, bench/pavilion_page.py)."""
+
+    def __init__(self) -> None:
+        self.colours = {name: str(label) for name, label in COLOUR_NAMES.items()}
+        centre_star, star = _("centre star"), _("%(colour)s star")
+        self.stars = dict.fromkeys(_CENTRE, centre_star) | {
+            name: star % {"colour": label} for name, label in self.colours.items()
+        }
+        space, centre = _("%(star)s-%(number)s"), _("centre")
+        names = dict.fromkeys(_CENTRE, centre) | self.colours
+        self.spaces = {
+            (star, number): space % {"star": name, "number": number}
+            for star, name in names.items()
+            for number in range(1, 7)
+        }
+
+
+_words = per_language(_Words)
+
+
 def colour_label(colour: str | int) -> str:
     """Translated colour name of a colour name or index."""
     name = COLOURS[colour] if isinstance(colour, int) else colour
-    return str(COLOUR_NAMES.get(name, name))
+    return _words().colours.get(name, name)
 
 
 def star_label(star: str) -> str:
     """``"blue"`` → "blue star"; ``"center"`` → "centre star"."""
-    if star in ("center", "centre"):
-        return _("centre star")
-    return _("%(colour)s star") % {"colour": colour_label(star)}
+    label = _words().stars.get(star)
+    if label is None:
+        label = _("%(colour)s star") % {"colour": colour_label(star)}
+    return label
 
 
 def space_label(star: str, number: int) -> str:
     """A space by name, as the move log writes it: "blue-4", "centre-2"."""
-    name = _("centre") if star in ("center", "centre") else colour_label(star)
-    return _("%(star)s-%(number)s") % {"star": name, "number": number}
+    label = _words().spaces.get((star, number))
+    if label is None:
+        name = _("centre") if star in _CENTRE else colour_label(star)
+        label = _("%(star)s-%(number)s") % {"star": name, "number": number}
+    return label
 
 
 _HTML_CACHE: dict[tuple[str | None, int, bool], SafeString] = {}
