@@ -9,9 +9,11 @@ on the table is public (``rules/pavilion.md §9``); the bag is shown as counts o
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from html import escape
 from typing import Any
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -405,6 +407,85 @@ def _groups(tiles: list[int], wild: int, source: int) -> list[dict[str, Any]]:
     ]
 
 
+class _DrawnLater:
+    """HTML drawn when the template writes it (``__html__``), not when the
+    context is built: the live page marks the viewer's spaces as choices after
+    ``position_context`` has made the players."""
+
+    def __init__(self, draw: Callable[..., str], *args: Any) -> None:
+        self.draw, self.args = draw, args
+
+    def __html__(self) -> SafeString:
+        return mark_safe(self.draw(*self.args))
+
+    # Templates write str(value) for what is not a str: it must stay safe.
+    __str__ = __html__
+
+
+# A board's 42 spaces and its structures drawn here rather than by template loops
+# (two loops of 42 a board were most of drawing the page, bench/pavilion_page.py);
+# the markup is what _position.html drew with them.
+
+
+def _diamonds_html(spaces: list[dict[str, Any]]) -> str:
+    return "".join(
+        f'<polygon class="pv-diamond{" filled" if s["filled"] else ""}'
+        f'{" choice" if s.get("choice") else ""}" points="{escape(s["points"])}" '
+        f'fill="{escape(s["fill"])}"/>'
+        for s in spaces
+    )
+
+
+def _structures_html(structures: list[dict[str, Any]]) -> str:
+    parts = []
+    for st in structures:
+        x, y = escape(st["x"]), escape(st["y"])
+        if st["kind"] == "pillar":
+            shape = f'<circle cx="{x}" cy="{y}" r="1.9"/>'
+        elif st["kind"] == "statue":
+            shape = (
+                f'<rect x="{x}" y="{y}" width="3.6" height="3.6" '
+                'transform="translate(-1.8 -1.8)"/>'
+            )
+        else:
+            shape = (
+                f'<rect x="{x}" y="{y}" width="3" height="4.4" rx="1.4" '
+                'transform="translate(-1.5 -2.2)"/>'
+            )
+        parts.append(
+            f'<g class="pv-structure {escape(st["kind"])}'
+            f'{" complete" if st["complete"] else ""}">'
+            f"<title>{escape(st['title'])}</title>{shape}</g>"
+        )
+    return "".join(parts)
+
+
+def _spaces_html(spaces: list[dict[str, Any]]) -> str:
+    parts = []
+    for s in spaces:
+        label = escape(s["label"])
+        if s.get("choice"):
+            selected = s.get("selected")
+            inner = (
+                f'<button type="submit" name="space" value="{escape(s["value"])}" '
+                f'class="pv-space choice{" selected" if selected else ""}" '
+                f'aria-label="{label}" '
+                f'aria-pressed="{"true" if selected else "false"}" '
+                f'title="{label}">{s["cost"]}</button>'
+            )
+        else:
+            shown = s["tile_html"] if s["filled"] else s["cost"]
+            inner = (
+                f'<span class="pv-space{" filled" if s["filled"] else ""}" '
+                f'title="{label}"><span class="visually-hidden">{label}</span>'
+                f'<span aria-hidden="true">{shown}</span></span>'
+            )
+        parts.append(
+            f'<li style="left:{escape(s["x"])}%;top:{escape(s["y"])}%">{inner}</li>'
+        )
+    return "".join(parts)
+
+
 def _player(engine: PavilionGame, seat: int, name: str) -> dict[str, Any]:
     board = engine.boards[seat]
     wild = engine.wild
@@ -490,6 +571,9 @@ def _player(engine: PavilionGame, seat: int, name: str) -> dict[str, Any]:
         "corner_count": sum(engine.corners[seat]),
         "spaces": spaces,
         "structures": structures,
+        "diamonds_html": _DrawnLater(_diamonds_html, spaces),
+        "structures_html": _DrawnLater(_structures_html, structures),
+        "spaces_html": _DrawnLater(_spaces_html, spaces),
         "completed_labels": [s["label"] for s in structures if s["complete"]],
     }
 

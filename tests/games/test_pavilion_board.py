@@ -135,3 +135,27 @@ def test_each_log_entry_has_its_own_text_and_the_live_log_joins_bonuses():
         if i not in bonuses
     ]
     assert len(lines) == len(texts) - len(bonuses) + len(NAMES)  # final bonuses
+
+
+def test_spaces_are_drawn_as_they_stand_when_the_page_is_written():
+    """A board's spaces are drawn in Python when the template writes them
+    (pavilion_board._DrawnLater): marks made on the context after it was built
+    (the live page's choices) show, and labels are escaped once."""
+    engine = _replay_to(_game(), 20)
+    context = position_context(engine, ["<ana>", "binh", "chloe"])
+    before = render_to_string("games/pavilion/_position.html", context)
+    assert 'name="space"' not in before
+    assert "&lt;ana&gt;" in before and "<ana>" not in before
+    space = context["players"][0]["spaces"][3]
+    space["choice"] = space["selected"] = True
+    after = render_to_string("games/pavilion/_position.html", context)
+    assert after.count('name="space"') == 1
+    button = re.search(r'<button type="submit" name="space"[^>]*>', after).group(0)
+    assert f'value="{space["value"]}"' in button
+    assert 'class="pv-space choice selected"' in button
+    assert 'aria-pressed="true"' in button
+    assert (
+        after.count('class="pv-diamond choice')
+        + after.count('class="pv-diamond filled choice')
+        == 1
+    )
