@@ -4,28 +4,11 @@ ended session leads to the log-in page as a whole page
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 from playwright.sync_api import Browser, expect
 
-from games import services
 from games.models import Move
 
-from .test_live_board import PASSWORD, log_in
-
-
-def _started_game(ana, binh):
-    game = services.game_create(
-        creator=ana,
-        variant="classic",
-        players=2,
-        days_per_move=2,
-        rated=False,
-        invitees=[binh],
-    )
-    services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
-    game.refresh_from_db()
-    return game
+from .test_live_board import PASSWORD, log_in, start_game
 
 
 def _play_first_group(page) -> None:
@@ -37,8 +20,7 @@ def test_a_failed_move_says_so_and_an_ended_session_goes_to_log_in(
     browser: Browser, live_url: str, make_user
 ):
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
-    with ThreadPoolExecutor(1) as pool:  # services ring with async_to_sync
-        game = pool.submit(_started_game, ana, binh).result()
+    game = start_game(ana, binh)
     mover = ana if game.seat_to_move == 0 else binh
     context = browser.new_context()
     page = context.new_page()

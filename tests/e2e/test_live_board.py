@@ -20,28 +20,33 @@ def log_in(page, live_url: str, username: str) -> None:
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
-def test_second_player_sees_the_move_and_badge_without_reloading(
-    browser: Browser, live_url: str, make_user
-):
-    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+def start_game(creator, partner):
+    """A started two-player classic game, made in a thread: Playwright's event
+    loop runs in this one, and the services ring the channel layer with
+    async_to_sync after commit."""
 
     def start():
-        # in a thread: Playwright's event loop runs in this one, and the services
-        # ring the channel layer with async_to_sync after commit
         game = services.game_create(
-            creator=ana,
+            creator=creator,
             variant="classic",
             players=2,
             days_per_move=2,
             rated=False,
-            invitees=[binh],
+            invitees=[partner],
         )
-        services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
+        services.game_invitation_respond(game_id=game.pk, user=partner, accept=True)
         game.refresh_from_db()
         return game
 
     with ThreadPoolExecutor(1) as pool:
-        game = pool.submit(start).result()
+        return pool.submit(start).result()
+
+
+def test_second_player_sees_the_move_and_badge_without_reloading(
+    browser: Browser, live_url: str, make_user
+):
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+    game = start_game(ana, binh)
     first, second = (ana, binh) if game.seat_to_move == 0 else (binh, ana)
 
     pages = {}
