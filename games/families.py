@@ -1,0 +1,115 @@
+"""The game families the site knows: the contract each fulfils, and the registry.
+
+A family (classic Azul, Summer Pavilion) is one package, ``games/classic/`` or
+``games/pavilion/``, with a module-level ``FAMILY`` object, and its templates under
+``templates/games/<name>/``. ``family_for(variant)`` is the one place that knows
+which families exist: views, services and replays call the contract and never
+branch on the family. A third Azul game would be one new package, its templates
+and one line in ``FAMILIES``.
+
+Templates:
+
+- ``position_template`` draws one position read-only from ``position`` (the dict
+  ``position_context`` returns). The live board and the replay both include it.
+- ``live_template`` draws the family's part of the live board (the position plus
+  the viewer's decision controls) from ``board`` (the dict ``live_context``
+  returns); the site's frame (``templates/games/_board.html``: status line,
+  error, absences, final result, log, resign button) wraps it.
+
+Both mark what they draw machine-readably: each tile is an element with
+``data-colour`` (the record's colour name) and, when one element stands for
+several tiles, ``data-count``; it sits inside an element whose ``data-zone``
+names where it lies (the zone names are each family's, see its package).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from django import forms
+
+from games.classic import FAMILY as CLASSIC
+from games.engine.common import EngineError
+from games.engine.common import Game as EngineGame
+from games.pavilion import FAMILY as PAVILION
+
+
+class MoveForm(Protocol):
+    """A Django form that reads one posted decision.
+
+    ``cleaned_data["expected_ply"]`` is the ply the page was drawn at;
+    ``record_event()`` is the decision as a record event without its ``seat``.
+    """
+
+    cleaned_data: dict[str, Any]
+
+    def is_valid(self) -> bool: ...
+
+    def non_field_errors(self) -> forms.utils.ErrorList: ...
+
+    def record_event(self) -> dict[str, Any]: ...
+
+
+class GameFamily(Protocol):
+    """What differs between game families."""
+
+    name: str
+    """``classic`` or ``pavilion``: the ``Game.family`` value and template folder."""
+
+    variants: tuple[str, ...]
+    """The record variants that belong to the family."""
+
+    position_template: str
+    live_template: str
+
+    def move_form(self, data: Mapping[str, Any] | None = None) -> MoveForm:
+        """The bound form for a move POST (``data``), or an unbound one."""
+        ...
+
+    def position_context(
+        self, engine: EngineGame, names: Sequence[str]
+    ) -> dict[str, Any]:
+        """Plain data (no HTML) for ``position_template``."""
+        ...
+
+    def live_context(
+        self,
+        engine: EngineGame,
+        *,
+        names: Sequence[str],
+        viewer_seat: int | None,
+        active: bool,
+        query: Mapping[str, str],
+    ) -> dict[str, Any]:
+        """Plain data for ``live_template``: ``position`` (``position_context``),
+        ``my_turn``, ``prompt`` (what the viewer is asked to do, translated plain
+        text, or ``""``) and the viewer's decision, chosen through ``query`` (the
+        GET parameters of the page). Previews of a decision are computed by
+        applying it to ``engine.copy()``."""
+        ...
+
+    def describe_log(self, engine: EngineGame, names: Sequence[str]) -> list[str]:
+        """The game's log in words, one translated line per entry, in order."""
+        ...
+
+    def error_message(self, error: EngineError) -> str:
+        """A player's translated wording of an engine refusal."""
+        ...
+
+
+# The registry.
+
+FAMILIES: dict[str, GameFamily] = {
+    family.name: family for family in (CLASSIC, PAVILION)
+}
+
+_BY_VARIANT: dict[str, GameFamily] = {
+    variant: family for family in FAMILIES.values() for variant in family.variants
+}
+
+
+def family_for(variant: str) -> GameFamily:
+    """The family of a record variant (``classic-grey`` → classic). KeyError if
+    the variant is unknown."""
+    return _BY_VARIANT[variant]

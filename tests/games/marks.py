@@ -1,0 +1,81 @@
+"""Read a drawn position off a page through its machine-readable marks.
+
+Every page that draws a position marks each tile with ``data-colour`` (and
+``data-count`` when one element stands for several tiles) inside an element with
+``data-zone``. ``zones(html)`` returns ``{zone: Counter({colour: count})}`` for
+every zone on the page (empty zones included), so a test compares a page with the
+engine's position without knowing its markup.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from html.parser import HTMLParser
+
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
+
+
+class _Marks(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str | None] = []  # the zone each open element opened
+        self.zones: dict[str, Counter[str]] = {}
+        self.standings: list[dict[str, str]] = []
+
+    def _zone(self) -> str | None:
+        return next((z for z in reversed(self.stack) if z is not None), None)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {key: value or "" for key, value in attrs}
+        zone = values.get("data-zone")
+        if zone is not None:
+            self.zones.setdefault(zone, Counter())
+        colour = values.get("data-colour")
+        if colour is not None:
+            where = zone if zone is not None else self._zone()
+            assert where is not None, f"a tile ({colour}) outside any data-zone"
+            self.zones[where][colour] += int(values.get("data-count") or 1)
+        if "data-seat" in values and "data-rank" in values:
+            self.standings.append(values)
+        if tag not in VOID:
+            self.stack.append(zone)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in VOID and self.stack:
+            self.stack.pop()
+
+
+def zones(html: str) -> dict[str, Counter[str]]:
+    """Tiles by zone and colour, as the page marks them."""
+    parser = _Marks()
+    parser.feed(html)
+    return {zone: Counter(+counts) for zone, counts in parser.zones.items()}
+
+
+def standings(html: str) -> dict[int, tuple[int, int]]:
+    """The final standings the page marks: seat → (rank, score)."""
+    parser = _Marks()
+    parser.feed(html)
+    return {
+        int(row["data-seat"]): (int(row["data-rank"]), int(row["data-score"]))
+        for row in parser.standings
+    }
