@@ -32,7 +32,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             # The language the player signed up in is the one they read.
             user.language = getattr(request, "LANGUAGE_CODE", "")
             user.save()
-            login(request, user, backend="accounts.backends.UserBackend")
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("games:home")
     else:
         form = SignUpForm()

@@ -360,7 +360,7 @@ def prepare(players: int, db_path: Path, env: dict[str, str]) -> list[dict]:
         ):
             session = SessionStore()
             session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "accounts.backends.UserBackend"
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
             session[HASH_SESSION_KEY] = user.get_session_auth_hash()
             session.create()
             seats.append(

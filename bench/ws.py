@@ -83,7 +83,7 @@ def prepare(env: dict[str, str]) -> tuple[int, dict[int, str]]:
     for user in users:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "accounts.backends.UserBackend"
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         sessions[user.pk] = session.session_key
