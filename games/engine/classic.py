@@ -350,6 +350,16 @@ class ClassicGame:
     def outcome(self) -> Outcome | None:
         return self._outcome
 
+    @property
+    def scores(self) -> list[int]:
+        """Every seat's current score."""
+        return [board.score for board in self.boards]
+
+    def standing_keys(self) -> list[tuple[int, ...]]:
+        """Each seat's standing now, bigger is better: score, then complete rows
+        (the tie-break of ``rules/classic.md §7``)."""
+        return [(board.score, board.complete_rows()) for board in self.boards]
+
     def tile_counts(self) -> dict[str, int]:
         """Where the 100 tiles are (for checks and for the site's counts)."""
         table = sum(sum(f) for f in self.factories) + sum(self.center)

@@ -145,7 +145,23 @@ class Game(Protocol):
     players: int
     first_seat: int
     round: int
+    phase: str
+    """The engine's phase name (each engine documents its own; ``over`` at the end)."""
     round_scores: list[list[int]]
+
+    @property
+    def scores(self) -> list[int]:
+        """Every seat's current score."""
+        ...
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """What each event did, in facts (the families word it for players)."""
+        ...
+
+    def standing_keys(self) -> list[tuple[int, ...]]:
+        """Each seat's standing now, bigger is better (score, then tie-breaks)."""
+        ...
 
     @property
     def score_log(self) -> list[ScoreChange]:
@@ -186,6 +202,10 @@ class Game(Protocol):
 
     def events(self) -> list[dict[str, Any]]:
         """Every event so far, as record events (``spec/record.md``)."""
+        ...
+
+    def events_from(self, start: int) -> list[dict[str, Any]]:
+        """``events()[start:]``."""
         ...
 
     def is_over(self) -> bool: ...

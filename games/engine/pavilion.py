@@ -602,6 +602,11 @@ class PavilionGame:
             return None
         return outcome_from_keys(self.scores, [(score,) for score in self.scores])
 
+    def standing_keys(self) -> list[tuple[int, ...]]:
+        """Each seat's standing now, bigger is better: the score (ties are
+        shared, §7)."""
+        return [(score,) for score in self.scores]
+
     def result(self) -> dict[str, Any]:
         """The record's ``result``: scores, winners, ranks and a breakdown by kind."""
         outcome = self.outcome()
