@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -65,90 +63,16 @@ def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
     return engine
 
 
-# The last engine state of recently played games, per process. A board GET after
-# the partner's move would otherwise replay the whole game (~7 % of a move's
-# server CPU). An entry is used only when its events are the game's stored events
-# or a prefix of them (then the rest are applied: the move list is the truth),
-# and callers always get a copy.
-_ENGINE_CACHE_SIZE = 512
-_engines: OrderedDict[tuple[str, int], tuple[Any, list[Any], EngineGame]] = (
-    OrderedDict()
-)
-_engines_lock = threading.Lock()
-
-
-def _engine_key(game: Game) -> tuple[str, int]:
-    return (game._state.db or "default", game.pk)
-
-
-def _engine_shape(game: Game) -> tuple[str, int, int | None]:
-    return (game.variant, game.players, game.first_seat)
-
-
-def _engine_cached(
-    game: Game, events: list[dict[str, Any]]
-) -> tuple[EngineGame, bool] | None:
-    """A copy of the cached engine brought to ``events``, and whether it had to
-    apply any: an entry whose events are a prefix of the stored ones is extended
-    (with several server processes, the partner's board is often drawn by the
-    process that last saw the game one move earlier)."""
-    with _engines_lock:
-        entry = _engines.get(_engine_key(game))
-    if entry is None or entry[0] != _engine_shape(game):
-        return None
-    known = entry[1]
-    if len(known) > len(events) or events[: len(known)] != known:
-        return None
-    engine = entry[2].copy()
-    for event in events[len(known) :]:
-        engine.apply_event(event)
-    return engine, len(known) < len(events)
-
-
-def _engine_store(game: Game, events: list[dict[str, Any]], engine: EngineGame) -> None:
-    entry = (_engine_shape(game), list(events), engine.copy())
-    key = _engine_key(game)
-    with _engines_lock:
-        _engines[key] = entry
-        _engines.move_to_end(key)
-        while len(_engines) > _ENGINE_CACHE_SIZE:
-            _engines.popitem(last=False)
-
-
 def game_engine(game: Game) -> EngineGame:
-    """The engine state of a started game, from the cache (``Game.state``).
+    """The engine state of a started game, replayed from ``Game.state``'s events.
 
-    Remembered on ``game`` for its current ply, so one request replays the game
-    once (the move service hands its engine on to the board it answers with), and
-    per process for the game's latest events, so the partner's board after a move
-    is a copy, not a replay. A game stored without its cache
-    (``manage.py fill_games``) is rebuilt from its Move rows instead.
+    A game stored without that cache (``manage.py fill_games``) is replayed from
+    its Move rows instead. Build it once per request and pass it on.
     """
-    remembered = getattr(game, "_engine_at_ply", None)
-    if remembered is not None and remembered[0] == game.ply:
-        return remembered[1]
     events = game.cached_events
-    if not events and game.ply:
-        engine = game_engine_from_moves(game)
-    else:
-        cached = _engine_cached(game, events)
-        if cached is None:
-            engine = _replay(game, events)
-            _engine_store(game, events, engine)
-        else:
-            engine, extended = cached
-            if extended:
-                _engine_store(game, events, engine)
-    game._engine_at_ply = (game.ply, engine)  # type: ignore[attr-defined]
-    return engine
-
-
-def game_engine_remember(*, game: Game, engine: EngineGame) -> None:
-    """Note that ``engine`` is ``game``'s state at its current ply."""
-    game._engine_at_ply = (game.ply, engine)  # type: ignore[attr-defined]
-    events = game.cached_events
-    if events:
-        _engine_store(game, events, engine)
+    if len(events) != game.ply:
+        return game_engine_from_moves(game)
+    return _replay(game, events)
 
 
 def game_engine_from_moves(game: Game) -> EngineGame:
@@ -164,14 +88,18 @@ def game_record(game: Game) -> dict[str, Any]:
 
 
 def game_get(*, game_id: int) -> Game:
-    """A game with its seats, their users and current vacations (two queries).
+    """A game with its seats in order, their users and current vacations.
 
-    The game page's hot read (``rows.game_with_seats``); ``game.creator`` loads
-    on first use (the page reads only ``creator_id``).
+    Raises ``Game.DoesNotExist``.
     """
-    from .rows import game_with_seats
+    return Game.objects.prefetch_related(seats_with_users(vacations=True)).get(
+        pk=game_id
+    )
 
-    return game_with_seats(game_id=game_id)
+
+def game_variant(*, game_id: int) -> str | None:
+    """Game ``game_id``'s variant, or None if there is no such game."""
+    return Game.objects.filter(pk=game_id).values_list("variant", flat=True).first()
 
 
 def _my_seat_to_move(user: User) -> Exists:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -27,8 +27,7 @@ from . import clock, notifications
 from .engine_errors import engine_error_message
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
-from .rows import game_update, game_with_seats, moves_insert, state_with_events
-from .selectors import game_engine, game_engine_remember
+from .selectors import game_engine, seats_with_users
 
 
 class GameActionError(Exception):
@@ -46,11 +45,13 @@ def _system_rng() -> random.Random:
 
 
 def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
-    """The game row, locked; ``with_seats`` adds seats, users and vacations."""
+    """The game row, locked; ``with_seats`` prefetches its seats in order, with
+    their users and current vacations."""
+    games = Game.objects.select_for_update()
+    if with_seats:
+        games = games.prefetch_related(seats_with_users(vacations=True))
     try:
-        if with_seats:
-            return game_with_seats(game_id=game_id, lock=True)
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameActionError(_("This game does not exist."), "no_game") from None
 
@@ -199,8 +200,8 @@ def _start_if_full(game: Game, seats: list[Seat]) -> None:
 def _turn_deadline(game: Game, seat: Seat | None) -> Any:
     """Now plus the game's days per move; a player on vacation starts at its end.
 
-    A seat read with its vacation (``rows.game_with_seats``, in this transaction)
-    carries it as ``vacation_until``; others cost a query.
+    A seat read with its vacation (``selectors.seats_with_users``, in this
+    transaction) carries it as ``vacation_until``; others cost a query.
     """
     now = clock.now()
     start = now
@@ -255,9 +256,9 @@ def _append_events(
         )
         for index, event in enumerate(new_events)
     ]
-    moves_insert(moves=rows)
+    Move.objects.bulk_create(rows)
     game.ply += len(rows)
-    game.state = state_with_events(game, events, new_events)
+    game.state = {"events": events + new_events}
     game.seat_to_move = engine.to_move()
     dealt = any("deal" in event for event in new_events)
     if game.seat_to_move is not None and (game.seat_to_move != previous_seat or dealt):
@@ -268,7 +269,7 @@ def _append_events(
         game.reminder_sent_at = None
         game.turn_email_sent = False
     if engine.is_over():
-        game_finish(game=game, engine=engine, reason=Game.EndReason.NORMAL)
+        game_finish(game=game, engine=engine, reason=Game.EndReason.NORMAL, seats=seats)
     _notify_after_commit(game, users)
 
 
@@ -289,20 +290,17 @@ def _notify_after_commit(game: Game, users: Mapping[int, int | None]) -> None:
     )
 
 
-# What a move changes on a game that goes on (one narrow UPDATE).
-_MOVE_FIELDS = [
-    "ply",
-    "state",
-    "seat_to_move",
-    "turn_deadline",
-    "reminder_sent_at",
-    "turn_email_sent",
-]
+class PlayedMove(NamedTuple):
+    """What a move leaves: the game (its seats prefetched and current, final
+    ranks and scores included) and the engine after it."""
+
+    game: Game
+    engine: EngineGame
 
 
 def game_play_move(
     *, game_id: int, user: User, move: Mapping[str, Any], expected_ply: int
-) -> Game:
+) -> PlayedMove:
     """Play one decision of ``user`` in game ``game_id``.
 
     ``move`` is a record event without its ``seat`` (``spec/record.md``: a take
@@ -310,9 +308,8 @@ def game_play_move(
     ``expected_ply`` is the ply the player's page was drawn at, so a stale page or
     a second click refuses instead of playing twice.
 
-    The returned game has its seats (with users) prefetched and its new engine
-    state remembered, so the caller can draw the board without another query or
-    replay.
+    The caller draws its answer from the returned game and engine, without
+    another query or replay.
     """
     try:
         with transaction.atomic():
@@ -334,29 +331,21 @@ def game_play_move(
             if game.seat_to_move != seat:
                 raise GameActionError(_("It is not your turn."), "turn")
             engine = game_engine(game)
-            # The engine was built from the cached events (when there are any).
-            events = game.cached_events if game.ply else []
-            if len(events) != game.ply:
-                events = engine.events()
-            event = {**move, "seat": seat}
+            events = engine.events()
             try:
-                engine.apply_event(event)
+                engine.apply_event({**move, "seat": seat})
             except EngineError as error:
                 raise GameActionError(
                     engine_error_message(error, variant=game.variant), error.code
                 ) from None
             _append_events(game, engine, events, rng=_system_rng(), seats=seat_rows)
-            if game.status == Game.Status.FINISHED:
-                game.save()  # game_finish may have changed any field
-            else:
-                game_update(game=game, fields=_MOVE_FIELDS)
-            game_engine_remember(game=game, engine=engine)
+            game.save()
     except IntegrityError:
         # Another request appended the same ply first (SQLite's only guard).
         raise GameActionError(
             _("That move was already played; here is the current position."), "stale"
         ) from None
-    return game
+    return PlayedMove(game, engine)
 
 
 def game_resign(*, game_id: int, user: User) -> Game:
@@ -383,7 +372,9 @@ def game_resign(*, game_id: int, user: User) -> Game:
         engine = game_engine(game)
         still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
         if len(still_playing) <= 1:
-            game_finish(game=game, engine=engine, reason=Game.EndReason.RESIGNED)
+            game_finish(
+                game=game, engine=engine, reason=Game.EndReason.RESIGNED, seats=seats
+            )
             _notify_after_commit(game, {s.number: s.user_id for s in seats})
         else:
             if game.seat_to_move == seat.number:
@@ -395,17 +386,6 @@ def game_resign(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _current_scores(engine: EngineGame, seats: int) -> tuple[list[int], list[int]]:
-    """Scores now and the tie-break (classic: complete wall rows; pavilion: none)."""
-    scores = getattr(engine, "scores", None)
-    if scores is not None:  # Summer Pavilion keeps scores on the game
-        return list(scores), [0] * seats
-    boards = getattr(engine, "boards", None)
-    if not boards:
-        return [0] * seats, [0] * seats
-    return [b.score for b in boards], [b.complete_rows() for b in boards]
-
-
 def _left_at(seat: Seat, game: Game) -> int | None:
     """The ply at which a seat left the game (forfeit or resignation), else None."""
     if seat.forfeited_ply is not None:
@@ -415,7 +395,9 @@ def _left_at(seat: Seat, game: Game) -> int | None:
     return None
 
 
-def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
+def game_finish(
+    *, game: Game, engine: EngineGame, reason: str, seats: Sequence[Seat]
+) -> None:
     """The one place a game ends: final scores and ranks on the seats.
 
     Players still in the game rank first: at a normal end by the engine's outcome
@@ -424,17 +406,17 @@ def game_finish(*, game: Game, engine: EngineGame, reason: str) -> None:
     rows. Seats that resigned or forfeited on time rank after all of them, the one
     that left later above the one that left earlier. Totals and ratings are
     updated here, in the same transaction (``ratings.ratings_update_for_game``).
-    The caller holds the row lock
-    and saves ``game``.
+    ``seats`` are the game's seats in order; they get their final score and rank
+    (so a caller that drew them from the same objects shows the result). The
+    caller holds the row lock and saves ``game``.
     """
-    seats = list(game.seats.order_by("number"))
     outcome = engine.outcome()
     if reason == Game.EndReason.NORMAL and outcome is not None:
         scores = list(outcome.scores)
         strength: list[tuple[int, ...]] = [(-rank,) for rank in outcome.ranks]
     else:
-        scores, rows = _current_scores(engine, len(seats))
-        strength = [(scores[n], rows[n]) for n in range(len(seats))]
+        scores = list(engine.scores)
+        strength = engine.standing_keys()
     keys = []
     for seat in seats:
         left = _left_at(seat, game)
@@ -486,7 +468,9 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
         still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
         engine = game_engine(game)
         if len(still_playing) <= 1:
-            game_finish(game=game, engine=engine, reason=Game.EndReason.TIMEOUT)
+            game_finish(
+                game=game, engine=engine, reason=Game.EndReason.TIMEOUT, seats=seats
+            )
             _notify_after_commit(game, {s.number: s.user_id for s in seats})
         else:
             game.seat_to_move = None  # the next live seat's clock starts afresh

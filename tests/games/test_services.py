@@ -318,7 +318,7 @@ def test_resigning_with_three_players_lets_the_others_play_on(players, start_gam
         move = selectors.game_engine(game).legal_moves()[0]
         game = services.game_play_move(
             game_id=game.pk, user=user, move=move_event(move), expected_ply=game.ply
-        )
+        ).game
     game.refresh_from_db()
     assert game.end_reason == Game.EndReason.NORMAL
     seats = {s.user: s for s in game.seats.all()}
