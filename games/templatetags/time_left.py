@@ -8,11 +8,11 @@ these strings live in our catalogs, translated with the rest.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django import template
-from django.utils import timezone
 from django.utils.timesince import timeuntil
-from django.utils.translation import get_language, ngettext_lazy
+from django.utils.translation import ngettext_lazy
 
 register = template.Library()
 
@@ -26,28 +26,10 @@ TIME_STRINGS = {
 }
 
 
-# Under four weeks the words depend only on the whole minutes left (no months
-# are involved), so they are remembered per language and minute: every board of
-# a game in progress shows its deadline.
-_MEMO_LIMIT = 27 * 24 * 60
-_memo: dict[tuple[str | None, int], str] = {}
-
-
 @register.filter
 def time_left(value: datetime | None) -> str:
     """Time until ``value`` ("2 days, 3 hours"), "" when there is none."""
     if not value:
         return ""
-    if not timezone.is_aware(value):
-        return timeuntil(value, time_strings=TIME_STRINGS)
-    now = timezone.now()
-    minutes = int((value - now).total_seconds() // 60)
-    if not 0 <= minutes < _MEMO_LIMIT:
-        return timeuntil(value, now, time_strings=TIME_STRINGS)
-    key = (get_language(), minutes)
-    text = _memo.get(key)
-    if text is None:
-        if len(_memo) > 4096:
-            _memo.clear()
-        text = _memo[key] = str(timeuntil(value, now, time_strings=TIME_STRINGS))
-    return text
+    strings: dict[str, Any] = TIME_STRINGS
+    return str(timeuntil(value, time_strings=strings))
