@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from .models import VACATION_DAYS_PER_YEAR, User
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm):
     email = forms.EmailField(
         label=_("E-mail"),
         required=False,
@@ -23,7 +23,7 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         fields = ("username", "email")
 
 
-class EmailPreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
+class EmailPreferencesForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("email", "email_notifications")

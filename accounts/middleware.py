@@ -30,7 +30,7 @@ class UserLanguageMiddleware:
         language = getattr(user, "language", "") if user is not None else ""
         if language and translation.check_for_language(language):
             translation.activate(language)
-            request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
+            request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
 
 

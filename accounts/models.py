@@ -12,7 +12,7 @@ VACATION_DAYS_PER_YEAR = 14
 
 def language_choices() -> list[tuple[str, str]]:
     """The site's languages (``settings.LANGUAGES``), for the saved preference."""
-    return [(code, name) for code, name in settings.LANGUAGES]
+    return [(code, str(name)) for code, name in settings.LANGUAGES]
 
 
 class User(AbstractUser):
@@ -42,7 +42,7 @@ class User(AbstractUser):
         null=True, blank=True, help_text="When the last daily digest went out."
     )
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
 
 

@@ -19,6 +19,7 @@ from games.models import Family
 
 from .forms import EmailPreferencesForm, SignUpForm, VacationForm
 from .models import VACATION_DAYS_PER_YEAR, User
+from .requests import AuthenticatedHttpRequest
 from .services import user_language_set
 
 
@@ -94,7 +95,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @login_required
-def settings_view(request: HttpRequest) -> HttpResponse:
+def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     """E-mail preference and vacation: one page, three small POST forms."""
     from games import services
 

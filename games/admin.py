@@ -3,13 +3,13 @@ from django.contrib import admin
 from .models import Game, Move, Seat
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class GameAdmin(admin.ModelAdmin):
     list_display = ("pk", "variant", "status", "players", "ply", "turn_deadline")
     list_filter = ("status", "variant")
     inlines = [SeatInline]
@@ -17,5 +17,5 @@ class GameAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class MoveAdmin(admin.ModelAdmin):
     list_display = ("game", "ply", "user", "created_at")

@@ -119,6 +119,7 @@ def play(variant: str, players: int, seed: int) -> FillGame:
         scores, ranks = list(outcome.scores), list(outcome.ranks)
     else:
         resigned = game.to_move()
+        assert resigned is not None
         scores, rows = current_standing(game)
         ranks = resigned_ranks(scores, rows, resigned)
     return FillGame(

@@ -255,7 +255,7 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         """The name shown at the table: the user's, or an imported record's."""
-        return self.user.username if self.user_id else self.display_name
+        return self.user.username if self.user is not None else self.display_name
 
 
 class Move(models.Model):

@@ -87,6 +87,7 @@ def ratings_apply(
     ):
         stats.mu, stats.sigma = mu, sigma
         stats.ordinal = conservative(mu, sigma)
+        assert game.finished_at is not None
         stats.last_rated_at = game.finished_at
         changes.append(
             RatingChange(
@@ -113,11 +114,13 @@ def ratings_update_for_game(*, game: Game) -> None:
     """
     if game.imported or game.status != Game.Status.FINISHED:
         return
-    seats = list(Seat.objects.filter(game=game).order_by("number"))
-    if any(s.user_id is None or s.rank is None or s.score is None for s in seats):
-        return
+    table: list[tuple[int, int, int]] = []  # (user, score, rank) in seat order
+    for seat in Seat.objects.filter(game=game).order_by("number"):
+        if seat.user_id is None or seat.rank is None or seat.score is None:
+            return
+        table.append((seat.user_id, seat.score, seat.rank))
     family = variant_family(game.variant)
-    user_ids = [s.user_id for s in seats]
+    user_ids = [user_id for user_id, _score, _rank in table]
     with transaction.atomic():
         # Lock in user order so two games finishing together cannot deadlock.
         existing = {
@@ -131,12 +134,12 @@ def ratings_update_for_game(*, game: Game) -> None:
             if user_id not in existing:
                 existing[user_id] = _new_stats(user_id, family)
                 created.append(existing[user_id])
-        rows = [existing[s.user_id] for s in seats]
-        for stats, seat in zip(rows, seats, strict=True):
-            stats_add_result(stats, score=seat.score, rank=seat.rank, rated=game.rated)
+        rows = [existing[user_id] for user_id in user_ids]
+        for stats, (_user_id, score, rank) in zip(rows, table, strict=True):
+            stats_add_result(stats, score=score, rank=rank, rated=game.rated)
         if game.rated:
             changes = ratings_apply(
-                rows, ranks=[seat.rank for seat in seats], game=game, family=family
+                rows, ranks=[rank for _u, _s, rank in table], game=game, family=family
             )
             RatingChange.objects.bulk_create(changes)
         for stats in created:

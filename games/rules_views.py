@@ -13,8 +13,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import pavilion_tiles, tiles
-from games.engine import pavilion as pavilion_engine
 from games.engine.classic import COLOURS, FLOOR_PENALTIES
+from games.engine.pavilion_board import COLOURS as pavilion_colours
 
 
 def _classic_context() -> dict[str, Any]:
@@ -84,7 +84,7 @@ def _star_points(cx: float, cy: float, radius: float) -> list[dict[str, Any]]:
 
 
 def _pavilion_context() -> dict[str, Any]:
-    colours = pavilion_engine.COLOURS
+    colours = pavilion_colours
     return {
         "star": _star_points(60, 60, 56),
         "wild_rounds": [

@@ -215,7 +215,8 @@ def seat_vacations(*, game: Game) -> dict[int, Any]:
     seats = list(game.seats.all())
     if seats and all(hasattr(seat, "vacation_until") for seat in seats):
         # Prefetched with seats_with_users(vacations=True): no query.
-        return {s.number: s.vacation_until for s in seats if s.vacation_until}
+        until = {s.number: getattr(s, "vacation_until", None) for s in seats}
+        return {number: end for number, end in until.items() if end is not None}
     now = clock.now()
     user_seats = {s.user_id: s.number for s in seats if s.user_id}
     ends: dict[int, Any] = {}

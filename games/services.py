@@ -9,6 +9,7 @@ A refused action raises :class:`GameActionError` and changes nothing.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
@@ -104,8 +105,8 @@ def game_create(
         Seat.objects.bulk_create(seats)
         for user in invitees:
             transaction.on_commit(
-                lambda user_id=user.pk, game_id=game.pk: notifications.invited(
-                    game_id=game_id, user_id=user_id
+                functools.partial(
+                    notifications.invited, game_id=game.pk, user_id=user.pk
                 )
             )
     return game
@@ -207,8 +208,9 @@ def _turn_deadline(game: Game, seat: Seat | None) -> Any:
     start = now
     user_id = seat.user_id if seat is not None else None
     if user_id is not None and hasattr(seat, "vacation_until"):
-        if seat.vacation_until is not None and seat.vacation_until > now:
-            start = seat.vacation_until
+        until = getattr(seat, "vacation_until", None)
+        if until is not None and until > now:
+            start = until
     elif user_id is not None:
         vacation_end = Vacation.objects.filter(
             user_id=user_id, starts_at__lte=now, ends_at__gt=now
@@ -461,7 +463,7 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
             return False
         game = _locked_game(game_id)
         seats = list(game.seats.order_by("number"))
-        late = seats[game.seat_to_move]
+        late = next(s for s in seats if s.number == game.seat_to_move)
         late.forfeited_at = now
         late.forfeited_ply = game.ply
         late.save(update_fields=["forfeited_at", "forfeited_ply"])
@@ -522,8 +524,9 @@ def _shift_my_deadlines(user: User, delta: timedelta) -> None:
         .filter(seats__user=user)
     )
     for game in games:
-        seat = game.seats.filter(user=user, number=game.seat_to_move).first()
-        if seat is None:
+        if game.turn_deadline is None or game.seat_to_move is None:
+            continue
+        if not game.seats.filter(user=user, number=game.seat_to_move).exists():
             continue
         game.turn_deadline += delta
         game.reminder_sent_at = None
