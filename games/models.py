@@ -217,6 +217,12 @@ class Seat(models.Model):
     forfeited_ply = models.PositiveIntegerField(
         null=True, blank=True, help_text="Game.ply when the forfeit happened."
     )
+    left_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the player left the game (resigned or forfeited on time): "
+        "of two who left at the same ply, the later one ranks higher.",
+    )
 
     class Meta:
         ordering = ["game", "number"]

@@ -370,7 +370,8 @@ def game_resign(*, game_id: int, user: User) -> Game:
             raise GameActionError(_("You have already left this game."), "left")
         seat.resigned = True
         seat.forfeited_ply = game.ply  # when they left, for the ranks and the log
-        seat.save(update_fields=["resigned", "forfeited_ply"])
+        seat.left_at = clock.now()
+        seat.save(update_fields=["resigned", "forfeited_ply", "left_at"])
         engine = game_engine(game)
         still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
         if len(still_playing) <= 1:
@@ -388,13 +389,13 @@ def game_resign(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _left_at(seat: Seat, game: Game) -> int | None:
-    """The ply at which a seat left the game (forfeit or resignation), else None."""
-    if seat.forfeited_ply is not None:
-        return int(seat.forfeited_ply)
-    if seat.resigned:
-        return int(game.ply)
-    return None
+def _left_at(seat: Seat, game: Game) -> tuple[int, float] | None:
+    """When a seat left the game (forfeit or resignation): the ply, then the
+    time (two can leave at the same ply); None if it is still in."""
+    if seat.forfeited_ply is None and not seat.resigned:
+        return None
+    ply = game.ply if seat.forfeited_ply is None else seat.forfeited_ply
+    return ply, seat.left_at.timestamp() if seat.left_at is not None else 0.0
 
 
 def game_finish(
@@ -419,10 +420,11 @@ def game_finish(
     else:
         scores = list(engine.scores)
         strength = engine.standing_keys()
-    keys = []
+    keys: list[tuple[float, ...]] = []
     for seat in seats:
         left = _left_at(seat, game)
-        keys.append((0 if left is not None else 1, left or 0, *strength[seat.number]))
+        still_in = (1, 0, 0.0) if left is None else (0, *left)
+        keys.append((*still_in, *strength[seat.number]))
     ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
     table = Seat.score_table_of(game)
     for seat in seats:
@@ -464,9 +466,9 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
         game = _locked_game(game_id)
         seats = list(game.seats.order_by("number"))
         late = next(s for s in seats if s.number == game.seat_to_move)
-        late.forfeited_at = now
+        late.forfeited_at = late.left_at = now
         late.forfeited_ply = game.ply
-        late.save(update_fields=["forfeited_at", "forfeited_ply"])
+        late.save(update_fields=["forfeited_at", "forfeited_ply", "left_at"])
         still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
         engine = game_engine(game)
         if len(still_playing) <= 1:

@@ -390,3 +390,17 @@ def test_notifications_are_sent_on_commit(
         f"user-{mover.pk}",
         {"type": "user.updated", "game": game.pk, "your_turn": False},
     ) in sent
+
+
+def test_of_two_who_resign_at_the_same_ply_the_later_ranks_higher(players, start_game):
+    game = start_game(players[:3])
+    mover = _user_to_move(game)
+    first, second = [u for u in players[:3] if u != mover]
+    services.game_resign(game_id=game.pk, user=first)
+    game.refresh_from_db()
+    ply = game.ply
+    services.game_resign(game_id=game.pk, user=second)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.ply == ply
+    ranks = {s.user: s.rank for s in game.seats.all()}
+    assert ranks == {mover: 1, second: 2, first: 3}
