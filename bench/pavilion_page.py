@@ -1,8 +1,9 @@
 """How long the Summer Pavilion board takes to draw (context + template), per page.
 
-Replays random games (``record.random_game``) to several points and times
-``games.pavilion_board.live_context`` plus rendering ``games/pavilion/_board.html``
-for the player to move, and the read-only ``_position.html`` alone. No database,
+Replays random games (``record.random_game``) to several points and times the
+family's ``live_context`` plus rendering its ``live_template``
+(``games/pavilion/_live.html``) for the player to move, and the read-only
+``position_template`` (``_position.html``) alone. No database,
 no request: this is the part of a move's response the pavilion page adds.
 
 Run ``python bench/pavilion_page.py [repeats]``; it prints milliseconds per page.
@@ -14,8 +15,10 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 # bench/http.py would shadow the standard library's http package Django imports
@@ -32,17 +35,14 @@ from django.template.loader import render_to_string  # noqa: E402
 
 from games.engine import record  # noqa: E402
 from games.engine.pavilion import PavilionGame  # noqa: E402
-from games.pavilion_board import live_context, position_context  # noqa: E402
+from games.pavilion import FAMILY  # noqa: E402
 
 
 class _Game:
-    """What ``_board.html`` reads of a ``Game`` row."""
+    """What ``_live.html`` reads of a ``Game`` row."""
 
     pk = 1
     ply = 0
-    status = "active"
-    turn_deadline = None
-    end_reason = ""
 
 
 def _position_at(final: PavilionGame, fraction: float) -> PavilionGame:
@@ -53,7 +53,7 @@ def _position_at(final: PavilionGame, fraction: float) -> PavilionGame:
     return game
 
 
-def _time(function, repeats: int) -> float:
+def _time(function: Callable[[], object], repeats: int) -> float:
     samples = []
     for _n in range(repeats):
         start = time.perf_counter()
@@ -63,22 +63,20 @@ def _time(function, repeats: int) -> float:
 
 
 def _live(game: PavilionGame, names: list[str]) -> str:
-    context = live_context(
-        engine=game, names=names, viewer_seat=game.to_move(), active=True, query={}
+    board = FAMILY.live_context(
+        game, names=names, viewer_seat=game.to_move(), active=True, query={}
     )
-    return render_to_string(
-        "games/pavilion/_board.html",
-        {"board": context, "game": _Game(), "viewer_seat": None},
-    )
+    return render_to_string(FAMILY.live_template, {"board": board, "game": _Game()})
 
 
 def _read_only(game: PavilionGame, names: list[str]) -> str:
     return render_to_string(
-        "games/pavilion/_position.html", position_context(game, names)
+        FAMILY.position_template,
+        {"position": FAMILY.position_context(game, names)},
     )
 
 
-def _replay(final: PavilionGame, events: list[dict]) -> None:
+def _replay(final: PavilionGame, events: list[dict[str, Any]]) -> None:
     game = PavilionGame(final.players, grey=final.grey, first_seat=final.first_seat)
     for event in events:
         game.apply_event(event)

@@ -12,9 +12,10 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import pavilion_tiles, tiles
+from games import tiles
 from games.engine.classic import COLOURS, FLOOR_PENALTIES
 from games.engine.pavilion_board import COLOURS as pavilion_colours
+from games.pavilion.board import tile as pavilion_tile
 
 
 def _classic_context() -> dict[str, Any]:
@@ -88,10 +89,9 @@ def _pavilion_context() -> dict[str, Any]:
     return {
         "star": _star_points(60, 60, 56),
         "wild_rounds": [
-            {"round": r + 1, "tile": pavilion_tiles.tile_html(r, wild=True)}
+            {"round": r + 1, "tile": pavilion_tile(r, wild=True)}
             for r in range(len(colours))
         ],
-        "colour_tiles": [pavilion_tiles.tile_html(c) for c in range(len(colours))],
     }
 
 

@@ -1,12 +1,22 @@
 """Azul: Summer Pavilion as a game family (the contract of ``games.families``).
 
-For now a thin adapter over the site's pavilion modules, so the registry imports.
+The package holds what differs from other families: the move form (``forms``),
+the board as plain data (``board``), the log and the refusals in words
+(``words``); the templates are under ``templates/games/pavilion/``. Zones the
+templates mark (``data-zone``): ``factory-<i>`` (0-based), ``centre``, ``supply``,
+``hand-<seat>``, ``corners-<seat>`` (tiles kept for the next round),
+``board-<seat>`` (placed tiles), ``bag`` and ``tower``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from games.engine.common import EngineError
+
+from . import board, words
+from .forms import PavilionMoveForm
 
 
 class PavilionFamily:
@@ -15,15 +25,11 @@ class PavilionFamily:
     position_template = "games/pavilion/_position.html"
     live_template = "games/pavilion/_live.html"
 
-    def move_form(self, data: Mapping[str, Any] | None = None) -> Any:
-        from games.pavilion_forms import PavilionMoveForm
-
+    def move_form(self, data: Mapping[str, Any] | None = None) -> PavilionMoveForm:
         return PavilionMoveForm(data)
 
     def position_context(self, engine: Any, names: Sequence[str]) -> dict[str, Any]:
-        from games.pavilion_board import position_context
-
-        return position_context(engine, names)
+        return board.position_context(engine, names)
 
     def live_context(
         self,
@@ -34,25 +40,15 @@ class PavilionFamily:
         active: bool,
         query: Mapping[str, str],
     ) -> dict[str, Any]:
-        from games.pavilion_board import live_context
-
-        return live_context(
-            engine=engine,
-            names=names,
-            viewer_seat=viewer_seat,
-            active=active,
-            query=query,
+        return board.live_context(
+            engine, names=names, viewer_seat=viewer_seat, active=active, query=query
         )
 
     def describe_log(self, engine: Any, names: Sequence[str]) -> list[str]:
-        from games.pavilion_board import describe_log
+        return words.describe_log(engine, names)
 
-        return describe_log(engine, names)
-
-    def error_message(self, error: Any) -> str:
-        from games.pavilion_errors import pavilion_error_message
-
-        return pavilion_error_message(error)
+    def error_message(self, error: EngineError) -> str:
+        return words.error_message(error)
 
 
 FAMILY = PavilionFamily()

@@ -1,0 +1,616 @@
+"""What a Summer Pavilion page shows, as plain data for the templates.
+
+``position_context(engine, names)`` is any position, read-only
+(``templates/games/pavilion/_position.html``; the live board and the replay both
+draw it); ``live_context(...)`` adds the decision of the player whose page it is
+(``_live.html``). Everything on the table is public, the bag's and the tower's
+contents included as counts (``rules/pavilion.md §9``).
+
+A tile is a dict ``{"colour", "letter", "label", "wild"}`` that
+``_tile.html`` draws; the board's geometry (SVG points, label positions) is
+numbers written as strings, and the templates write all the markup.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engine.common import CENTER, EngineError
+from games.engine.pavilion import (
+    MAX_KEEP,
+    ROUNDS,
+    STRUCTURES,
+    Pass,
+    PavilionGame,
+    Place,
+    Take,
+)
+from games.engine.pavilion_board import COLOURS, STARS
+
+from .words import (
+    colour_label,
+    colour_letter,
+    error_message,
+    list_colours,
+    payment_label,
+    source_label,
+    space_label,
+    star_label,
+    structure_label,
+    tile_label,
+)
+
+# ---------------------------------------------------------------- geometry
+# The board in a 100 × 100 box: the centre star in the middle, the six outer stars
+# around it, clockwise from upper-left: orange, red, blue, yellow, green, purple
+# (rules/pavilion.md §2). Angles are degrees clockwise from "up". Each space is a
+# 60° diamond with one corner at its star's centre; on an outer star at angle φ,
+# spaces 2 and 3 face the centre, 5 and 6 flank the window (space n points at
+# φ + 90 + 60(n - 1)); centre space n points at 60(n - 1).
+
+SIDE = 8.6  # a diamond's side
+REACH = SIDE * math.sqrt(3)  # centre of a star to a diamond's far tip
+DISTANCE = 3.45 * SIDE  # board centre to an outer star's centre
+STAR_ANGLE = {
+    "orange": -30,
+    "red": 30,
+    "blue": 90,
+    "yellow": 150,
+    "green": 210,
+    "purple": 270,
+}
+
+
+def _point(x: float, y: float, angle: float, length: float) -> tuple[float, float]:
+    radians = math.radians(angle)
+    return x + length * math.sin(radians), y - length * math.cos(radians)
+
+
+def _star_centre(star: str) -> tuple[float, float]:
+    if star == "center":
+        return 50.0, 50.0
+    return _point(50.0, 50.0, STAR_ANGLE[star], DISTANCE)
+
+
+def _space_angle(star: str, number: int) -> float:
+    if star == "center":
+        return 60.0 * (number - 1)
+    return STAR_ANGLE[star] + 90 + 60 * (number - 1)
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _space_geometry(star: str, number: int) -> dict[str, str]:
+    """The diamond's four corners (SVG ``points``) and where its label sits (%)."""
+    cx, cy = _star_centre(star)
+    angle = _space_angle(star, number)
+    corners = [
+        (cx, cy),
+        _point(cx, cy, angle - 30, SIDE),
+        _point(cx, cy, angle, REACH),
+        _point(cx, cy, angle + 30, SIDE),
+    ]
+    mx, my = _point(cx, cy, angle, REACH * 0.55)
+    return {
+        "points": " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in corners),
+        "x": _fmt(mx),
+        "y": _fmt(my),
+    }
+
+
+def _notch(star: str, angle: float, out: float = 1.12) -> tuple[float, float]:
+    cx, cy = _star_centre(star)
+    return _point(cx, cy, angle, SIDE * out)
+
+
+def _structure_point(kind: str, stars: Sequence[str]) -> tuple[float, float]:
+    first = stars[0]
+    angle = STAR_ANGLE[first]
+    if kind == "window":
+        return _notch(first, angle, 1.35)
+    if kind == "pillar":
+        ax, ay = _notch(first, angle + 180)
+        bx, by = _notch("center", angle)
+        return (ax + bx) / 2, (ay + by) / 2
+    ax, ay = _notch(first, angle + 120)
+    bx, by = _notch(stars[1], STAR_ANGLE[stars[1]] + 240)
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+SPACE_GEOMETRY = {
+    (star, number): _space_geometry(star, number)
+    for star in STARS
+    for number in range(1, 7)
+}
+STRUCTURE_POINTS = [
+    tuple(_fmt(v) for v in _structure_point(s.kind, s.stars)) for s in STRUCTURES
+]
+CORNER_POINTS = [("3", "3"), ("85", "3"), ("3", "85"), ("85", "85")]
+"""Where the four corner slots of a board sit (% of the board, top left)."""
+
+
+# ------------------------------------------------------------------ tiles
+
+
+def tile(colour: int | str, wild: bool = False) -> dict[str, Any]:
+    """One tile for ``_tile.html``: its colour name, letter and spoken label."""
+    name = COLOURS[colour] if isinstance(colour, int) else colour
+    return {
+        "colour": name,
+        "letter": colour_letter(name),
+        "label": tile_label(name, wild),
+        "wild": wild,
+    }
+
+
+def _tile_list(counts: Sequence[int], table: Sequence[dict[str, Any]]) -> list[Any]:
+    """Every tile of a count list, by colour (``table``: one tile a colour)."""
+    return [table[colour] for colour, count in enumerate(counts) for _n in range(count)]
+
+
+def _counted(counts: Sequence[int]) -> list[dict[str, Any]]:
+    """Tiles shown as one counted tile a colour (the bag, the tower)."""
+    return [
+        {
+            "tile": tile(colour),
+            "count": count,
+            "label": _("%(count)s %(colour)s")
+            % {"count": count, "colour": colour_label(colour)},
+        }
+        for colour, count in enumerate(counts)
+        if count
+    ]
+
+
+# --------------------------------------------------------------- position
+
+
+def _groups(
+    tiles: Sequence[int], wild: int, source: int, table: Sequence[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A factory's or the centre's tiles by colour, wild colour last."""
+    order = [c for c in range(len(COLOURS)) if c != wild] + [wild]
+    return [
+        {
+            "colour": COLOURS[colour],
+            "count": tiles[colour],
+            "wild": colour == wild,
+            "tiles": [table[colour]] * tiles[colour],
+            "value": f"{'center' if source == CENTER else source}:{COLOURS[colour]}",
+            "label": (
+                _("%(count)s %(colour)s (wild)")
+                if colour == wild
+                else _("%(count)s %(colour)s")
+            )
+            % {"count": tiles[colour], "colour": colour_label(colour)},
+            "choice": False,
+            "selected": False,
+        }
+        for colour in order
+        if tiles[colour]
+    ]
+
+
+def _player(
+    engine: PavilionGame,
+    seat: int,
+    name: str,
+    plain: Sequence[dict[str, Any]],
+    table: Sequence[dict[str, Any]],
+) -> dict[str, Any]:
+    board = engine.boards[seat]
+    # A board names 42 spaces: their phrases are asked of gettext once here.
+    space_text = _("%(star)s, space %(number)s, cost %(cost)s, %(state)s")
+    empty = _("empty")
+    star_names = [star_label(star) for star in STARS]
+    spaces = []
+    for star_index, star in enumerate(STARS):
+        for number in range(1, 7):
+            index = star_index * 6 + number - 1
+            colour = board[index]
+            cost = engine.costs[index]
+            spaces.append(
+                {
+                    "value": f"{star}-{number}",
+                    "star": star,
+                    "number": number,
+                    "cost": cost,
+                    "tile": plain[colour] if colour >= 0 else None,
+                    "label": space_text
+                    % {
+                        "star": star_names[star_index],
+                        "number": number,
+                        "cost": cost,
+                        "state": plain[colour]["label"] if colour >= 0 else empty,
+                    },
+                    "choice": False,
+                    "selected": False,
+                    **SPACE_GEOMETRY[(star, number)],
+                }
+            )
+    done = engine.completed[seat]
+    structures = []
+    for j, structure in enumerate(STRUCTURES):
+        complete = bool(done >> j & 1)
+        label = structure_label(structure.kind, structure.stars)
+        x, y = STRUCTURE_POINTS[j]
+        structures.append(
+            {
+                "kind": structure.kind,
+                "complete": complete,
+                "label": label,
+                "title": (
+                    _("%(structure)s: complete")
+                    if complete
+                    else _("%(structure)s: not complete")
+                )
+                % {"structure": label},
+                "x": x,
+                "y": y,
+            }
+        )
+    kept = _tile_list(engine.corners[seat], plain)
+    corners = [
+        {"x": x, "y": y, "tile": kept[i] if i < len(kept) else None}
+        for i, (x, y) in enumerate(CORNER_POINTS)
+    ]
+    hand = engine.hands[seat]
+    return {
+        "seat": seat,
+        "name": name,
+        "score": engine.scores[seat],
+        "passed": engine.passed[seat] and engine.phase in ("place", "bonus", "supply"),
+        "token": engine.token_holder == seat,
+        "to_move": engine.to_move() == seat,
+        "hand": _tile_list(hand, table),
+        "hand_count": sum(hand),
+        "corners": corners,
+        "corner_count": len(kept),
+        "spaces": spaces,
+        "structures": structures,
+        "completed_labels": [s["label"] for s in structures if s["complete"]],
+        "placing": False,
+    }
+
+
+def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, Any]:
+    """Everything ``_position.html`` draws for any position, without decisions."""
+    wild = engine.wild
+    phase = engine.phase
+    plain = [tile(colour) for colour in range(len(COLOURS))]
+    table = [tile(colour, colour == wild) for colour in range(len(COLOURS))]
+    phase_labels = {
+        "take": _("Phase 1: taking tiles"),
+        "place": _("Phase 2: placing tiles"),
+        "bonus": _("Phase 2: placing tiles"),
+        "supply": _("Phase 2: placing tiles"),
+        "deal": _("Between rounds"),
+        "over": _("The game is over"),
+    }
+    to_move = engine.to_move()
+    return {
+        "variant": engine.variant,
+        "grey": engine.grey,
+        "round": engine.round,
+        "rounds": ROUNDS,
+        "wild_tile": table[wild],
+        "wild_colour": colour_label(wild),
+        "phase": phase,
+        "phase_label": phase_labels.get(phase, ""),
+        "to_move": to_move,
+        "to_move_name": names[to_move] if to_move is not None else None,
+        "viewer_seat": None,
+        "factories": [
+            {
+                "index": index,
+                "number": index + 1,
+                "label": _("Factory %(number)s") % {"number": index + 1},
+                "groups": _groups(tiles, wild, index, table),
+            }
+            for index, tiles in enumerate(engine.factories)
+        ],
+        "centre_groups": _groups(engine.centre, wild, CENTER, table),
+        "centre_token": engine.token_holder is None and phase == "take",
+        "supply": _tile_list(engine.supply, table),
+        "supply_count": sum(engine.supply),
+        "bag": _counted(engine.bag),
+        "bag_total": sum(engine.bag),
+        "tower": _counted(engine.tower),
+        "tower_total": sum(engine.tower),
+        "players": [
+            _player(engine, seat, name, plain, table) for seat, name in enumerate(names)
+        ],
+    }
+
+
+# ------------------------------------------------------------- decisions
+
+
+def _parse_choice(value: str | None, prefix_values: Sequence[str]) -> tuple[str, str]:
+    if not value or ":" not in value and "-" not in value:
+        return "", ""
+    sep = ":" if ":" in value else "-"
+    head, tail = value.rsplit(sep, 1)
+    if head not in prefix_values:
+        return "", ""
+    return head, tail
+
+
+def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]:
+    """What ``move`` brings and costs, read off a copy of the game it is played on."""
+    after = engine.copy()
+    after.play(move)
+    entry = after.log[len(engine.log)]
+    wild = engine.wild
+    brought = [
+        after.hands[seat][c] - engine.hands[seat][c] for c in range(len(COLOURS))
+    ]
+    if move.colour == wild:
+        tiles_text = _("1 %(colour)s (wild)") % {"colour": colour_label(wild)}
+    else:
+        tiles_text = _("%(count)s %(colour)s") % {
+            "count": entry["tiles"],
+            "colour": colour_label(move.colour),
+        }
+    notes = []
+    if entry["wild"]:
+        notes.append(
+            _("One wild %(colour)s tile comes along.") % {"colour": colour_label(wild)}
+        )
+    if entry.get("start_token"):
+        before, now = engine.scores[seat], after.scores[seat]
+        notes.append(
+            _(
+                "You are the first to take from the centre: you take the start "
+                "token and lose %(points)s points (score %(before)s → %(after)s)."
+            )
+            % {"points": before - now, "before": before, "after": now}
+        )
+    to_centre = len(entry.get("to_centre", ()))
+    if to_centre:
+        notes.append(
+            ngettext(
+                "%(count)s tile goes to the centre.",
+                "%(count)s tiles go to the centre.",
+                to_centre,
+            )
+            % {"count": to_centre}
+        )
+    order = [move.colour] + [c for c in range(len(COLOURS)) if c != move.colour]
+    return {
+        "source": "center" if move.source == CENTER else str(move.source),
+        "colour": COLOURS[move.colour],
+        "title": _("Take %(tiles)s from %(source)s")
+        % {"tiles": tiles_text, "source": source_label(move.source)},
+        "notes": notes,
+        "tiles": [tile(c, c == wild) for c in order for _n in range(brought[c])],
+    }
+
+
+def _keep_counts(query: Mapping[str, str]) -> list[int] | None:
+    """``keep_<colour>`` counts from a query, or None when one does not parse."""
+    counts = []
+    for name in COLOURS:
+        text = (query.get(f"keep_{name}") or "0").strip()
+        if not text.isdigit() or len(text) > 2:
+            return None
+        counts.append(int(text))
+    return counts
+
+
+def _pass_preview(
+    engine: PavilionGame, seat: int, keep: Sequence[int]
+) -> tuple[dict[str, Any] | None, str]:
+    """What passing and keeping ``keep`` (counts by colour) costs, from a copy of
+    the game it is played on: (preview, "") or (None, why it cannot be played)."""
+    move = Pass(seat, tuple(c for c, n in enumerate(keep) for _n in range(n)))
+    after = engine.copy()
+    try:
+        after.play(move)
+    except EngineError as error:
+        return None, error_message(error)
+    entry = after.log[len(engine.log)]
+    discarded, lost = len(entry["discarded"]), entry["penalty"]
+    score = engine.scores[seat]
+    return {
+        "kept_label": list_colours(entry["kept"]),
+        "discarded": discarded,
+        "lost": lost,
+        "summary": ngettext(
+            "You discard %(count)s tile and lose %(points)s points "
+            "(score %(before)s → %(after)s).",
+            "You discard %(count)s tiles and lose %(points)s points "
+            "(score %(before)s → %(after)s).",
+            discarded,
+        )
+        % {"count": discarded, "points": lost, "before": score, "after": score - lost},
+    }, ""
+
+
+def _take_decision(
+    board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
+) -> None:
+    position = board["position"]
+    takes = {
+        (m.source, m.colour): m for m in engine.legal_moves() if isinstance(m, Take)
+    }
+    sources = [(f["index"], f["groups"]) for f in position["factories"]]
+    sources.append((CENTER, position["centre_groups"]))
+    for source, groups in sources:
+        for group in groups:
+            group["choice"] = (source, COLOURS.index(group["colour"])) in takes
+    source_text, colour_text = _parse_choice(
+        query.get("take"), ["center", *[str(i) for i in range(len(engine.factories))]]
+    )
+    move = None
+    if colour_text in COLOURS:
+        source = CENTER if source_text == "center" else int(source_text)
+        move = takes.get((source, COLOURS.index(colour_text)))
+    if move is None:
+        board["prompt"] = _("Choose a colour in a factory or the centre.")
+        return
+    board["take"] = _take_preview(engine, seat, move)
+    for source, groups in sources:
+        if source == move.source:
+            for group in groups:
+                group["selected"] = group["colour"] == colour_text
+
+
+def _bonus_decision(board: dict[str, Any], engine: PavilionGame) -> None:
+    supply, owed, wild = engine.supply, engine.bonus_owed, engine.wild
+    board["prompt"] = ngettext(
+        "Choose %(n)s bonus tile from the supply.",
+        "Choose %(n)s bonus tiles from the supply.",
+        owed,
+    ) % {"n": owed}
+    board["bonus"] = {
+        "owed": owed,
+        "colours": [
+            {
+                "colour": name,
+                "label": colour_label(name),
+                "available": supply[colour],
+                "max": min(supply[colour], owed),
+                "tile": tile(colour, colour == wild),
+                "wild": colour == wild,
+            }
+            for colour, name in enumerate(COLOURS)
+            if supply[colour]
+        ],
+    }
+
+
+def _place_decision(
+    board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
+) -> None:
+    wild = engine.wild
+    places = [m for m in engine.legal_moves() if isinstance(m, Place)]
+    legal_spaces = {f"{STARS[m.star]}-{m.space}" for m in places}
+    me = board["position"]["players"][seat]
+    for space in me["spaces"]:
+        space["choice"] = space["value"] in legal_spaces
+    me["placing"] = bool(legal_spaces)
+    star_text, number_text = _parse_choice(query.get("space"), STARS)
+    chosen = f"{star_text}-{number_text}"
+    if chosen not in legal_spaces:
+        board["prompt"] = _("Choose a space to place a tile on, or pass.")
+        return
+    star_index, number = STARS.index(star_text), int(number_text)
+    options = sorted(
+        (m for m in places if (m.star, m.space) == (star_index, number)),
+        key=lambda m: (m.wilds, m.colour),
+    )
+    cost = engine.cost(star_index, number)
+    for space in me["spaces"]:
+        space["selected"] = space["value"] == chosen
+    board["place"] = {
+        "space": chosen,
+        "title": _("Place on %(space)s (cost %(cost)s)")
+        % {"space": space_label(star_text, number), "cost": cost},
+        "colour_choice": len({m.colour for m in options}) > 1,
+        "options": [
+            {
+                "value": f"{COLOURS[m.colour]}:{m.wilds}",
+                "label": _("%(colour)s, paying %(payment)s")
+                % {
+                    "colour": colour_label(m.colour),
+                    "payment": payment_label(
+                        COLOURS[m.colour], m.wilds, cost, COLOURS[wild]
+                    ),
+                },
+                "checked": index == 0,
+            }
+            for index, m in enumerate(options)
+        ],
+    }
+
+
+def _pass_decision(
+    board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
+) -> None:
+    hand = engine.hands[seat]
+    last_round = engine.round == ROUNDS
+    passing: dict[str, Any] = {
+        "last_round": last_round,
+        "hand_count": sum(hand),
+        "max_keep": 0 if last_round else MAX_KEEP,
+        "colours": [
+            {
+                "colour": name,
+                "label": colour_label(name),
+                "have": hand[colour],
+                "max": min(hand[colour], MAX_KEEP),
+                "tile": tile(colour, colour == engine.wild),
+                "value": 0,
+            }
+            for colour, name in enumerate(COLOURS)
+            if hand[colour]
+        ],
+        "preview": None,
+        "error": "",
+    }
+    board["passing"] = passing
+    asked = query.get("pass") == "1" and not last_round
+    if not (asked or last_round or not sum(hand)):
+        return
+    keep = _keep_counts(query) if asked else [0] * len(COLOURS)
+    if keep is None:
+        passing["error"] = _("Choose how many tiles of each colour to keep.")
+        return
+    for item in passing["colours"]:
+        item["value"] = keep[COLOURS.index(item["colour"])]
+    passing["preview"], passing["error"] = _pass_preview(engine, seat, keep)
+
+
+def live_context(
+    engine: PavilionGame,
+    *,
+    names: Sequence[str],
+    viewer_seat: int | None,
+    active: bool,
+    query: Mapping[str, str],
+) -> dict[str, Any]:
+    """The position plus the viewer's decision, chosen through ``query`` (GET).
+
+    ``take=<source>:<colour>`` selects a take to confirm; ``space=<star>-<n>`` a
+    space to pay for; ``pass=1`` with ``keep_<colour>`` counts previews a pass.
+    ``prompt`` is what the status line asks of the player, or "".
+    """
+    position = position_context(engine, names)
+    position["viewer_seat"] = viewer_seat
+    if not active:  # over, or ended by resignation or on time: nobody is to move
+        position["to_move"] = position["to_move_name"] = None
+        for player in position["players"]:
+            player["to_move"] = False
+    to_move = position["to_move"]
+    my_turn = to_move is not None and to_move == viewer_seat
+    board: dict[str, Any] = {
+        "position": position,
+        "my_seat": viewer_seat,
+        "my_turn": my_turn,
+        "to_move": to_move,
+        "to_move_name": position["to_move_name"],
+        "prompt": "",
+        "take": None,
+        "place": None,
+        "bonus": None,
+        "passing": None,
+    }
+    if not my_turn:
+        return board
+    assert viewer_seat is not None
+    if engine.phase == "take":
+        _take_decision(board, engine, viewer_seat, query)
+    elif engine.phase == "bonus":
+        _bonus_decision(board, engine)
+    elif engine.phase == "place":
+        _place_decision(board, engine, viewer_seat, query)
+        _pass_decision(board, engine, viewer_seat, query)
+    return board
