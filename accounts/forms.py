@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from .models import VACATION_DAYS_PER_YEAR, User
+from .usernames import username_key, validate_one_alphabet
 
 
 class SignUpForm(UserCreationForm):
@@ -21,6 +22,23 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        """Django's check (no other name differing only in case), then ours:
+        one alphabet, and no name that reads the same (``accounts.usernames``)."""
+        name: str | None = super().clean_username()
+        if name is None:  # Django's check already refused it
+            return ""
+        validate_one_alphabet(name)
+        if User.objects.filter(username_key=username_key(name)).exists():
+            raise forms.ValidationError(
+                _(
+                    "This name is taken: names that differ only in capitals or "
+                    "in how their letters are encoded count as the same."
+                ),
+                code="taken",
+            )
+        return name
 
 
 class EmailPreferencesForm(forms.ModelForm):

@@ -1,10 +1,14 @@
 """The site's user: Django's user, ours from the first migration so it can grow."""
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+
+from .usernames import username_key
 
 VACATION_DAYS_PER_YEAR = 14
 """Vacation days each player may take per calendar year (UTC)."""
@@ -41,9 +45,26 @@ class User(AbstractUser):
     digest_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last daily digest went out."
     )
+    # NULL, not "": unique, yet legacy accounts that already shared a reading
+    # stay unkeyed (migration 0004).
+    username_key = models.CharField(  # noqa: DJ001
+        max_length=150,
+        unique=True,
+        null=True,
+        editable=False,
+        help_text="The username as players read it (case and Unicode form "
+        "folded): two accounts cannot share it (accounts.usernames).",
+    )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username_key = username_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
 
 
 class Vacation(models.Model):
