@@ -10,7 +10,7 @@ language on their account, activates that one instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import REDIRECT_FIELD_NAME
@@ -35,14 +35,16 @@ class UserLanguageMiddleware:
 
 
 class HtmxLoginRedirectMiddleware:
-    """An HTMX request sent to the log-in page goes there as a whole page.
+    """A request sent to log in comes back to the page the player was on.
 
-    When a session has ended (logged out in another tab, expired), a board
-    action answers ``login_required``'s redirect; htmx would follow it and swap
-    the log-in page into the board. For an HTMX request that redirect becomes
-    ``HX-Redirect`` to the log-in page, with ``next`` the page the player was on
-    (``HX-Current-URL``, same site only) rather than the action's URL, which only
-    takes POSTs. Runs after django-htmx's middleware (``request.htmx``).
+    When a session has ended (logged out in another tab, expired), an action
+    answers ``login_required``'s redirect with ``next`` the action's URL, which
+    only takes POSTs (405 after logging in). So ``next`` becomes the page the
+    player was on — ``HX-Current-URL`` for HTMX, the ``Referer`` for a plain
+    form — when that page is on this site, and is left out otherwise. For an
+    HTMX request the redirect becomes ``HX-Redirect``, so htmx goes to the
+    log-in page as a whole page instead of swapping it into the board. Runs
+    after django-htmx's middleware (``request.htmx``).
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -50,13 +52,29 @@ class HtmxLoginRedirectMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if response.status_code != 302 or not getattr(request, "htmx", False):
+        htmx = getattr(request, "htmx", None)
+        if response.status_code != 302 or not (htmx or request.method != "GET"):
             return response
         login_url = resolve_url(settings.LOGIN_URL)
-        location = response.get("Location", "")
-        if location.split("?", 1)[0] != login_url:
+        if response.get("Location", "").split("?", 1)[0] != login_url:
             return response
-        page = request.htmx.current_url_abs_path  # type: ignore[attr-defined]
-        if page and url_has_allowed_host_and_scheme(page, allowed_hosts=None):
-            location = f"{login_url}?{urlencode({REDIRECT_FIELD_NAME: page})}"
-        return HttpResponseClientRedirect(location)
+        page = _page_on_this_site(
+            request, htmx.current_url if htmx else request.headers.get("Referer")
+        )
+        location = login_url
+        if page:
+            location += "?" + urlencode({REDIRECT_FIELD_NAME: page})
+        if htmx:
+            return HttpResponseClientRedirect(location)
+        response["Location"] = location
+        return response
+
+
+def _page_on_this_site(request: HttpRequest, url: str | None) -> str:
+    """The path (and query) of ``url`` if it is a page of this site, else ""."""
+    if not url or not url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return ""
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")

@@ -41,18 +41,34 @@ def test_a_page_on_another_site_is_not_the_next_page(client, players, start_game
         HTTP_HX_CURRENT_URL="https://elsewhere.example/games/1/",
     )
     assert response.status_code == 200
-    assert response["HX-Redirect"] == f"{reverse('login')}?next={action}"
+    # Not the action either: it only takes POSTs.
+    assert response["HX-Redirect"] == reverse("login")
 
 
-def test_plain_requests_and_other_redirects_are_unchanged(
-    client, client_for, players, start_game
-):
+def test_a_plain_form_post_logs_in_back_to_its_page(client, players, start_game):
     game = start_game(players[:2])
+    page = reverse("games:detail", args=[game.pk])
     move = reverse("games:move", args=[game.pk])
-    plain = client.post(move, {**MOVE, "line": "0"})
+    plain = client.post(
+        move, {**MOVE, "line": "0"}, HTTP_REFERER=f"http://testserver{page}"
+    )
     assert plain.status_code == 302
-    assert plain["Location"].startswith(reverse("login"))
+    assert plain["Location"] == f"{reverse('login')}?next=%2Fgames%2F{game.pk}%2F"
     assert "HX-Redirect" not in plain
+    # Without a page of this site to go back to, no next at all.
+    elsewhere = client.post(
+        move, {**MOVE, "line": "0"}, HTTP_REFERER="https://elsewhere.example/"
+    )
+    assert elsewhere["Location"] == reverse("login")
+    assert Move.objects.filter(game=game).count() == game.ply
+
+
+def test_other_redirects_are_unchanged(client, client_for, players):
+    # A page that needs a login keeps its own URL as next.
+    settings_page = client.get(reverse("settings"))
+    assert settings_page["Location"] == (
+        f"{reverse('login')}?next={reverse('settings')}"
+    )
     # A signed-in lobby action answers its own redirect, HTMX or not.
     open_game = client_for(players[0]).post(
         reverse("games:new"),
