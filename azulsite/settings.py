@@ -109,13 +109,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
-# Each server process runs its sync work on one thread (handlers.py): on SQLite
-# keep that thread's connection (no connect and PRAGMAs per request). Other
-# databases keep Django's default unless CONN_MAX_AGE says otherwise.
-DATABASES["default"]["CONN_MAX_AGE"] = int(
-    os.environ.get("CONN_MAX_AGE")
-    or (600 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3" else 0)
-)
+# Django's default: a connection per request (under ASGI each request runs in a
+# thread of its own, where persistent connections are not reused safely).
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("CONN_MAX_AGE") or 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 30,
@@ -197,41 +193,45 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
-# Sessions: read through the cache, written to the database. Logging out deletes
-# both, so the cache must be one every server process sees: Redis when REDIS_URL
-# is set (several processes), else this process's memory (one process; run
-# several only with REDIS_URL, as azulsite/serve.py insists).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-if os.environ.get("REDIS_URL"):
-    CACHES = {
-        "default": {
-            # Django's RedisCache with one connection pool and client per
-            # process, not one per request (azulsite/cache.py).
-            "BACKEND": "azulsite.cache.RedisCache",
-            "LOCATION": os.environ["REDIS_URL"],
-            "KEY_PREFIX": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + "-cache",
-        }
-    }
-else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions live in the database (Django's default engine): every server process
+# sees them, and nothing here needs a shared cache.
 
-# Channels: Redis when REDIS_URL is set (several processes), else in memory.
+# Channels: Redis when REDIS_URL is set (several processes, or the deadline job in
+# a process of its own), else Channels' in-memory layer (one server process).
+#
+# Timeouts, chosen together:
+# - Daphne closes every WebSocket after ``--websocket_timeout`` seconds (3600 in
+#   deploy/ and the README's run command). A correspondence page may stay open for
+#   days; it reconnects at once (static/js/live.js) and the game socket's first
+#   message, the current ply, makes it refetch whatever it missed.
+# - A group membership expires after CHANNEL_GROUP_EXPIRY seconds. It must outlive
+#   the socket (twice Daphne's timeout here), or an open page would stop hearing
+#   its doorbell; and it drops the members that a killed server process never
+#   discarded after 2 h instead of Channels' default 24 h.
+# - With Redis, the layer waits up to 5 s for a message (channels_redis blocks on
+#   BZPOPMIN for 5 s); redis-py 8 also times reads out after 5 s by default, which
+#   killed every idle socket (django/channels_redis#422). A 15 s read timeout
+#   never fires while Redis answers, and still notices a dead Redis.
+CHANNEL_GROUP_EXPIRY = int(os.environ.get("CHANNEL_GROUP_EXPIRY") or 7200)
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "group_expiry": CHANNEL_GROUP_EXPIRY,
                 # Several sites (or test runs) can share one Redis server.
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi"),
             },
         }
     }
 else:
-    # Channels' in-memory layer with a linear fan-out (azulsite/layers.py).
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "azulsite.layers.FanOutInMemoryChannelLayer"}
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"group_expiry": CHANNEL_GROUP_EXPIRY},
+        }
     }
 
 # E-mail: printed on the console unless an SMTP host is configured.
@@ -252,9 +252,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # Absolute links in e-mails.
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 
-# The deadline job (timeouts, reminders, turn e-mails) runs in a thread of the ASGI
-# process every this many seconds when set (the README's run command sets it);
-# 0 = off (use `manage.py process_deadlines` from cron instead).
+# The deadline job (timeouts, reminders, turn e-mails) runs in the Daphne process
+# every this many seconds when set (games/jobs.py; the README's run command sets
+# it). 0 = off: run `manage.py process_deadlines --loop 60` as a worker process
+# (deploy/; needs REDIS_URL for its doorbells to reach the pages) or from cron.
 DEADLINE_LOOP_SECONDS = float(os.environ.get("DEADLINE_LOOP_SECONDS", "0") or 0)
 
 # Production hardening, on whenever DEBUG is off (manage.py check --deploy).

@@ -9,11 +9,9 @@ they have open when one of their games changes.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from channels.consumer import get_handler_name
-from channels.db import aclose_old_connections, database_sync_to_async
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from . import notifications, selectors
@@ -22,35 +20,8 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORISED = 4401
 
 
-class DoorbellConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    """A consumer whose channel-layer messages are relayed without a thread hop.
-
-    Channels' ``AsyncConsumer.dispatch`` runs ``close_old_connections`` in the
-    sync thread before every message. In this site that thread is the one that
-    serves every HTTP request (``azulsite/handlers.py``), so a move watched by
-    200 sockets queued 200 hand-overs behind the requests before the last
-    doorbell rang (``bench/ws.py``). Doorbell handlers never touch the
-    database, so they skip it; WebSocket events (connect, receive, disconnect)
-    keep Channels' behaviour, and their database work goes through
-    ``database_sync_to_async``, which closes stale connections itself.
-    """
-
-    doorbell_types: frozenset[str] = frozenset()
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        if message["type"] in self.doorbell_types:
-            await getattr(self, get_handler_name(message))(message)
-            return
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await aclose_old_connections()
-        await handler(message)
-
-
-class GameConsumer(DoorbellConsumer):
+class GameConsumer(AsyncJsonWebsocketConsumer):
     group = ""
-    doorbell_types = frozenset({"game.updated"})
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -74,17 +45,13 @@ class GameConsumer(DoorbellConsumer):
         """Clients have nothing to say; moves go through the normal POST."""
 
     async def game_updated(self, event: dict[str, Any]) -> None:
-        # Encoded once by the sender, not once per socket (bench/ws.py: 200
-        # sockets), and handed to the server as the raw ASGI message.
-        text = event.get("text") or json.dumps(
-            {"type": "game", "ply": event["ply"], "status": event.get("status", "")}
+        await self.send_json(
+            {"type": "game", "ply": event["ply"], "status": event["status"]}
         )
-        await self.base_send({"type": "websocket.send", "text": text})
 
 
-class UserConsumer(DoorbellConsumer):
+class UserConsumer(AsyncJsonWebsocketConsumer):
     group = ""
-    doorbell_types = frozenset({"user.updated"})
 
     async def connect(self) -> None:
         user = self.scope.get("user")

@@ -1,6 +1,7 @@
 """The deadline job: timeouts, reminders and turn e-mails (lichess: scheduled, not in
-requests). ``manage.py process_deadlines`` runs it once (cron) or ``--loop``; the
-ASGI process runs the loop in a thread when ``DEADLINE_LOOP_SECONDS`` is set.
+requests). ``manage.py process_deadlines`` runs it once (cron) or ``--loop`` (a
+worker process, ``deploy/``); a single Daphne process runs the loop itself when
+``DEADLINE_LOOP_SECONDS`` is set (``start_with_server``).
 
 Every step claims its work with a guarded UPDATE (``… WHERE ply = expected AND
 flag is unset``) before acting, so a second run, or a second process running at
@@ -10,11 +11,14 @@ at most once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
+from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.db.models import Q
 
@@ -44,6 +48,8 @@ class Report:
 
 
 def _user_to_move(game: Game) -> User | None:
+    if game.seat_to_move is None:
+        return None
     seat = (
         Seat.objects.select_related("user")
         .filter(game=game, number=game.seat_to_move)
@@ -153,26 +159,71 @@ def process_deadlines() -> Report:
     return report
 
 
+def run_once() -> Report | None:
+    """One pass with fresh database connections; a failure is logged, not raised."""
+    close_old_connections()
+    try:
+        report = process_deadlines()
+    except Exception:
+        logger.exception("the deadline job failed; trying again next time")
+        return None
+    finally:
+        close_old_connections()
+    if report.timeouts or report.reminders or report.turn_emails:
+        logger.info("deadlines: %s", report)
+    return report
+
+
 def run_forever(interval: float, stop: threading.Event | None = None) -> None:
-    """Run :func:`process_deadlines` every ``interval`` seconds until ``stop``."""
+    """Run :func:`process_deadlines` every ``interval`` seconds until ``stop``
+    (``manage.py process_deadlines --loop``: a process of its own)."""
     stop = stop or threading.Event()
     while not stop.is_set():
-        close_old_connections()
-        try:
-            report = process_deadlines()
-            if report.timeouts or report.reminders or report.turn_emails:
-                logger.info("deadlines: %s", report)
-        except Exception:
-            logger.exception("the deadline job failed; trying again next time")
-        finally:
-            close_old_connections()
+        run_once()
         stop.wait(interval)
 
 
-def start_in_background(interval: float) -> threading.Thread:
-    """The deadline loop in a daemon thread of this process (the run command)."""
-    thread = threading.Thread(
-        target=run_forever, args=(interval,), name="deadline-loop", daemon=True
-    )
-    thread.start()
-    return thread
+async def run_forever_in_server(interval: float) -> None:
+    """The deadline loop as a task of the server's event loop.
+
+    Each pass runs in a worker thread through ``sync_to_async``, so the doorbells
+    it rings (``async_to_sync(group_send)`` in ``notifications.py``) are sent on
+    this loop, as asgiref does for a thread started by ``sync_to_async``. That is
+    what the in-memory channel layer needs: its queues are plain ``asyncio``
+    queues of the server's loop, and a message put on one from another loop (a
+    thread of our own, where ``async_to_sync`` starts a new loop) wakes no
+    consumer until something else wakes the server's loop.
+    """
+    while True:
+        await sync_to_async(run_once, thread_sensitive=False)()
+        await asyncio.sleep(interval)
+
+
+_server_tasks: set[asyncio.Task[None]] = set()
+
+
+def start_with_server(interval: float) -> None:
+    """Run the deadline loop in this Daphne server's event loop once it starts
+    (``DEADLINE_LOOP_SECONDS``, read by ``azulsite/asgi.py``).
+
+    Daphne runs Twisted's asyncio reactor; ``callWhenRunning`` is Twisted's hook
+    for work that starts with the server. Under another ASGI server run
+    ``manage.py process_deadlines --loop`` instead (with the Redis layer).
+    """
+    from twisted.internet import asyncioreactor
+
+    reactor = sys.modules.get("twisted.internet.reactor")
+    if not isinstance(reactor, asyncioreactor.AsyncioSelectorReactor):
+        logger.warning(
+            "DEADLINE_LOOP_SECONDS needs Daphne; the deadline job is not running "
+            "(use manage.py process_deadlines --loop)"
+        )
+        return
+
+    def start() -> None:
+        task = asyncio.get_event_loop().create_task(run_forever_in_server(interval))
+        _server_tasks.add(task)
+        task.add_done_callback(_server_tasks.discard)
+        reactor.addSystemEventTrigger("before", "shutdown", task.cancel)
+
+    reactor.callWhenRunning(start)

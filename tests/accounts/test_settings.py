@@ -63,7 +63,7 @@ def test_environment_selects_database_channels_and_email():
     assert local.returncode == 0, local.stderr
     assert local.stdout.split() == [
         "django.db.backends.sqlite3",
-        "azulsite.layers.FanOutInMemoryChannelLayer",
+        "channels.layers.InMemoryChannelLayer",
         "django.core.mail.backends.console.EmailBackend",
     ]
     configured = _manage(

@@ -3,7 +3,6 @@ and how many queries a board and a move cost (regression guards, not timings).""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
@@ -184,8 +183,8 @@ def test_board_partial_query_count(
     game = start_game(players[:2])
     client = client_for(_mover(game))
     client.get(reverse("games:home"))  # session loaded once before counting
-    # user, game, seats with their users and vacations (the session is cached)
-    with django_assert_max_num_queries(3):
+    # session, user, game, seats with their users and vacations
+    with django_assert_max_num_queries(4):
         response = client.get(reverse("games:detail", args=[game.pk]), **HTMX)
     assert response.status_code == 200
 
@@ -196,11 +195,11 @@ def test_htmx_move_query_count(
     game = start_game(players[:2])
     move = selectors.game_engine(game).legal_moves()[0]
     client = client_for(_mover(game))
-    # user (the session is cached), the game's variant (which form reads the
+    # session, user, the game's variant (which form reads the
     # POST), (savepoint), locked game, seats with users and vacations, INSERT
     # moves, UPDATE game, (release savepoint) — the next player's deadline reads
     # the vacation their seat carries, and the answer fetches nothing again
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         response = client.post(
             reverse("games:move", args=[game.pk]),
             move_post_data(move, game.ply),
@@ -229,13 +228,6 @@ def test_move_updates_only_the_fields_a_move_changes(client_for, players, start_
     assert len(game.cached_events) == 2
 
 
-def test_asgi_application_runs_the_middleware_chain_in_one_sync_call():
-    from azulsite.handlers import SyncStackASGIHandler
-
-    handler = SyncStackASGIHandler()
-    assert not asyncio.iscoroutinefunction(handler._middleware_chain)
-
-
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_asgi_application_serves_pages():
@@ -249,82 +241,6 @@ async def test_asgi_application_serves_pages():
     response = await communicator.get_response()
     assert response["status"] == 200
     assert b"<form" in response["body"]
-
-
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-# whitenoise hands Django a sync file iterator; Django warns and reads it anyway.
-@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume")
-@pytest.mark.parametrize(
-    ("path", "streaming"), [("/accounts/login/", False), ("/static/js/board.js", True)]
-)
-async def test_asgi_request_signals_and_view_take_one_thread_hop(
-    monkeypatch, path, streaming
-):
-    """request_started, the middleware chain and request_finished run in one
-    sync_to_async call (Django makes three); a streaming response (a static file)
-    is closed after it was sent."""
-    import threading
-
-    from asgiref.sync import SyncToAsync
-    from asgiref.testing import ApplicationCommunicator
-    from django.core import signals
-
-    from azulsite.asgi import application
-
-    seen: dict[str, list[int]] = {"started": [], "finished": []}
-
-    def started(**kwargs):
-        seen["started"].append(threading.get_ident())
-
-    def finished(**kwargs):
-        seen["finished"].append(threading.get_ident())
-
-    hops = []
-    real_call = SyncToAsync.__call__
-
-    async def counting_call(self, *args, **kwargs):
-        hops.append(getattr(self.func, "__name__", repr(self.func)))
-        return await real_call(self, *args, **kwargs)
-
-    signals.request_started.connect(started)
-    signals.request_finished.connect(finished)
-    monkeypatch.setattr(SyncToAsync, "__call__", counting_call)
-    scope = {
-        "type": "http",
-        "http_version": "1.1",
-        "method": "GET",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "scheme": "http",
-        "headers": [(b"host", b"localhost")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("localhost", 80),
-    }
-    communicator = ApplicationCommunicator(application, scope)
-    try:
-        await communicator.send_input({"type": "http.request", "body": b""})
-        start = await communicator.receive_output(5)
-        body = b""
-        while True:
-            message = await communicator.receive_output(5)
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        await communicator.wait(5)
-    finally:
-        signals.request_started.disconnect(started)
-        signals.request_finished.disconnect(finished)
-    assert start["status"] == 200 and body
-    if streaming:  # Django reads a sync file iterator in a hop of its own
-        assert hops[0] == "_serve" and hops[-1] == "close"
-    else:
-        assert hops == ["_serve"]
-    assert len(seen["started"]) == len(seen["finished"]) == 1
-    if not streaming:
-        assert seen["started"] == seen["finished"]
 
 
 @pytest.mark.parametrize(("variant", "count"), [("classic", 2), ("classic-grey", 3)])

@@ -1,74 +1,56 @@
-"""games.notifications: rings from a server's worker thread do not wait."""
+"""games.notifications: doorbells are rung after the commit; a failed one is
+logged and never undoes the change."""
 
 from __future__ import annotations
 
-import asyncio
+import logging
 
 import pytest
-from asgiref.sync import sync_to_async
 
-from games import notifications
+from games import notifications, selectors, services
+from games.models import Game
+
+from .helpers import move_event
 
 
-class _GatedLayer:
-    """A channel layer whose sends wait until the test opens the gate."""
+class _FailingLayer:
+    """A channel layer whose game groups are unreachable (Redis went away)."""
 
     def __init__(self) -> None:
-        self.gate = asyncio.Event()
         self.sent: list[str] = []
 
     async def group_send(self, group: str, message: dict[str, object]) -> None:
-        await self.gate.wait()
+        if group.startswith("game-"):
+            raise ConnectionError("redis is down")
         self.sent.append(group)
 
 
-MESSAGES = [("game-1", {"type": "game.updated"}), ("user-2", {"type": "user.updated"})]
-
-
-@pytest.mark.asyncio
-async def test_a_worker_thread_hands_its_rings_to_the_server_loop(monkeypatch):
-    layer = _GatedLayer()
+def test_a_failed_ring_is_logged_and_the_others_still_go(monkeypatch, caplog):
+    layer = _FailingLayer()
     monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
-    # Waiting for the layer here would never end: the gate opens only after.
-    await asyncio.wait_for(sync_to_async(notifications._send)(MESSAGES), 5)
-    assert layer.sent == []
-    layer.gate.set()
-    for _ in range(100):
-        if len(layer.sent) == 2:
-            break
-        await asyncio.sleep(0.01)
-    assert layer.sent == ["game-1", "user-2"]
-    assert not notifications._pending
-
-
-def test_outside_a_server_the_rings_are_sent_before_returning(monkeypatch):
-    sent: list[str] = []
-
-    class Layer:
-        async def group_send(self, group: str, message: dict[str, object]) -> None:
-            await asyncio.sleep(0)
-            sent.append(group)
-
-    monkeypatch.setattr(notifications, "get_channel_layer", lambda: Layer())
-    notifications._send(MESSAGES)
-    assert sent == ["game-1", "user-2"]
-
-
-@pytest.mark.asyncio
-async def test_a_failed_ring_is_logged_and_the_others_still_go(monkeypatch, caplog):
-    sent: list[str] = []
-
-    class Layer:
-        async def group_send(self, group: str, message: dict[str, object]) -> None:
-            if group == "game-1":
-                raise ConnectionError("redis is down")
-            sent.append(group)
-
-    monkeypatch.setattr(notifications, "get_channel_layer", lambda: Layer())
-    await sync_to_async(notifications._send)(MESSAGES)
-    for _ in range(100):
-        if sent:
-            break
-        await asyncio.sleep(0.01)
-    assert sent == ["user-2"]
+    with caplog.at_level(logging.ERROR, logger="games.notifications"):
+        notifications.game_updated(
+            game_id=1, ply=3, user_to_move_id=2, seated_user_ids=[2, 5]
+        )
+    assert layer.sent == ["user-2", "user-5"]
     assert "game-1" in caplog.text
+
+
+@pytest.mark.django_db
+def test_a_move_stays_played_when_its_doorbell_fails(
+    monkeypatch, players, start_game, django_capture_on_commit_callbacks
+):
+    layer = _FailingLayer()
+    monkeypatch.setattr(notifications, "get_channel_layer", lambda: layer)
+    game = start_game(players[:2])
+    mover = game.seats.get(number=game.seat_to_move).user
+    move = selectors.game_engine(game).legal_moves()[0]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        services.game_play_move(
+            game_id=game.pk, user=mover, move=move_event(move), expected_ply=game.ply
+        )
+    assert callbacks  # the doorbells were rung after the commit
+    assert Game.objects.get(pk=game.pk).ply == game.ply + 1
+    assert sorted(layer.sent) == sorted(
+        f"user-{seat.user_id}" for seat in game.seats.all()
+    )

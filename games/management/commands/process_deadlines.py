@@ -1,9 +1,11 @@
-"""Apply passed deadlines and send reminders and turn e-mails (for cron)."""
+"""Apply passed deadlines and send reminders and turn e-mails (cron, or a worker
+process with ``--loop``: ``deploy/``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import jobs
@@ -25,6 +27,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, loop: float, **options: Any) -> None:
+        if isinstance(get_channel_layer(), InMemoryChannelLayer):
+            self.stderr.write(
+                "The in-memory channel layer reaches no other process: open pages "
+                "hear of timeouts only on their next reconnect. Set REDIS_URL, or "
+                "let the server run the job (DEADLINE_LOOP_SECONDS)."
+            )
         if loop > 0:
             self.stdout.write(f"processing deadlines every {loop:g} s")
             jobs.run_forever(loop)
