@@ -1,7 +1,7 @@
 """Summer Pavilion refusals are worded from the engine's codes, translatably.
 
 Every code the pavilion engine raises (read from its source with ``ast``) must have
-its own wording in ``games/pavilion_errors.py``, built from exactly the params the
+its own wording in ``games/pavilion/words.py``, built from exactly the params the
 engine gives; the English message of the engine plays no part.
 """
 
@@ -17,12 +17,13 @@ import pytest
 from django.urls import reverse
 
 import games.engine.pavilion as pavilion_module
-from games import pavilion_errors, selectors, services
+from games import selectors, services
 from games.engine.common import IllegalMoveError, InvalidMoveError
 from games.engine.pavilion_board import COLOURS
-from games.engine_errors import engine_error_message
+from games.families import family_for
 from games.models import Game, Move
-from games.pavilion_errors import pavilion_error_message
+from games.pavilion import words
+from games.pavilion.words import error_message
 
 FALLBACK = "That move is not possible."
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -98,28 +99,29 @@ def test_the_engine_raises_many_codes() -> None:
 @pytest.mark.parametrize("code", sorted(ENGINE_CODES))
 def test_every_engine_code_has_its_own_wording(code: str) -> None:
     """Worded with exactly the params the engine gives; never the fallback."""
-    message = pavilion_error_message(_error(code))
+    message = error_message(_error(code))
     assert message and message != FALLBACK
     assert "%(" not in message
 
 
 def test_the_site_words_no_code_the_engine_does_not_raise() -> None:
-    assert set(ENGINE_CODES) == pavilion_errors.CODES
+    assert set(ENGINE_CODES) == words.CODES
 
 
 @pytest.mark.parametrize("code", sorted(ENGINE_CODES))
 def test_every_wording_goes_through_gettext(
     code: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pavilion_errors, "_", lambda text: f"«{text}»")
-    message = pavilion_error_message(_error(code))
+    monkeypatch.setattr(words, "_", lambda text: f"«{text}»")
+    monkeypatch.setattr(words, "ngettext", lambda one, many, n: f"«{many}»")
+    message = error_message(_error(code))
     assert message.startswith("«") and message.endswith("»")
 
 
 def test_only_an_unknown_code_falls_back() -> None:
     unknown = IllegalMoveError("red 4 costs 4: with 1 wild you need 3 red", "nope")
-    assert pavilion_error_message(unknown) == FALLBACK
-    assert pavilion_error_message(IllegalMoveError("it is seat 0's turn")) == FALLBACK
+    assert error_message(unknown) == FALLBACK
+    assert error_message(IllegalMoveError("it is seat 0's turn")) == FALLBACK
 
 
 @pytest.mark.parametrize(
@@ -180,22 +182,42 @@ def test_only_an_unknown_code_falls_back() -> None:
 def test_wordings_use_the_params(
     code: str, params: dict[str, Any], message: str
 ) -> None:
-    assert pavilion_error_message(IllegalMoveError("", code, params)) == message
+    assert error_message(IllegalMoveError("", code, params)) == message
 
 
-def test_engine_error_message_hands_pavilion_games_to_the_pavilion_wording() -> None:
-    """The two engines share codes; the game's variant decides whose wording."""
+def test_both_pavilion_sides_word_refusals_the_pavilion_way() -> None:
+    """The two engines share codes; the game's family decides whose wording."""
     wild = InvalidMoveError("", "no_such_factory", {"source": 9, "factories": 5})
     pavilion = "That move is not possible: there is no such factory."
-    assert engine_error_message(wild, variant="pavilion") == pavilion
-    assert engine_error_message(wild, variant="pavilion-grey") == pavilion
-    assert engine_error_message(wild, variant="classic") == FALLBACK
+    assert family_for("pavilion").error_message(wild) == pavilion
+    assert family_for("pavilion-grey").error_message(wild) == pavilion
+    assert family_for("classic").error_message(wild) == FALLBACK
     absent = IllegalMoveError("", "colour_absent", {"source": 0, "colour": "red"})
-    assert engine_error_message(absent, variant="pavilion") == "There is no red there."
+    assert family_for("pavilion").error_message(absent) == "There is no red there."
     assert (
-        engine_error_message(absent, variant="classic")
-        == "That source has no red tiles."
+        family_for("classic").error_message(absent) == "That source has no red tiles."
     )
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "message"),
+    [
+        (
+            "not_enough_wilds",
+            {"colour": "orange", "have": 1, "wilds": 2},
+            "You have 1 wild orange tile, not 2.",
+        ),
+        (
+            "bonus_count",
+            {"owed": 1, "chosen": 2},
+            "Choose exactly 1 tile from the supply (you chose 2).",
+        ),
+    ],
+)
+def test_counts_of_one_are_worded_in_the_singular(
+    code: str, params: dict[str, Any], message: str
+) -> None:
+    assert error_message(IllegalMoveError("", code, params)) == message
 
 
 # ------------------------------------------------------------ through the views

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,8 @@ from games.engine.pavilion_board import COLOURS, STARS
 from games.models import Game, Move
 
 from .helpers import pavilion_choose, pavilion_post_data
+from .marks import standings, zones
+from .test_pavilion_positions import engine_zones
 
 pytestmark = pytest.mark.django_db
 
@@ -118,6 +121,10 @@ def test_a_whole_game_is_played_through_the_views(
     assert data["result"]["scores"] == list(outcome.scores)
     assert list(record.load(data).game.outcome().scores) == list(outcome.scores)
     page = clients[users[0].pk].get(reverse("games:detail", args=[game.pk])).text
+    assert standings(page) == {
+        seat: (outcome.ranks[seat], outcome.scores[seat]) for seat in range(count)
+    }
+    assert zones(page) == engine_zones(engine)
     assert "Final result" in page
     assert "Final bonuses for ana" in page
     assert "Round 6 of 6" in page
@@ -129,6 +136,8 @@ def test_a_whole_game_is_played_through_the_views(
 def test_the_page_draws_the_board_for_a_spectator(client, players, start_game):
     game = start_game(players[:2], variant="pavilion")
     page = client.get(reverse("games:detail", args=[game.pk])).text
+    assert zones(page) == engine_zones(_engine(game))
+    assert sum(zones(page)["supply"].values()) == 10
     assert "Round 1 of 6" in page
     assert "wild colour:" in page
     assert "Bonus supply: 10 tiles" in page
@@ -165,9 +174,12 @@ def test_take_is_previewed_with_its_wild_tile_then_played(
         if f[engine.wild] and sum(f) > f[engine.wild]
     )
     colour = next(c for c in range(6) if tiles[c] and c != engine.wild)
+    seat = engine.to_move()
+    hand = Counter({COLOURS[c]: n for c, n in enumerate(engine.hands[seat]) if n})
     client = client_for(_mover(game))
     url = reverse("games:detail", args=[game.pk])
     page = client.get(url, {"take": f"{number}:{COLOURS[colour]}"}, **HTMX).text
+    assert zones(page)[f"hand-{seat}"] == hand  # a preview takes nothing
     assert f"One wild {COLOURS[engine.wild]} tile comes along." in page
     assert "Take these tiles" in page
     before = game.ply
@@ -187,6 +199,10 @@ def test_take_is_previewed_with_its_wild_tile_then_played(
     engine = _engine(game)
     assert game.ply == before + 1
     assert engine.log[-1]["wild"] == 1
+    hand[COLOURS[colour]] += tiles[colour]
+    hand[COLOURS[engine.wild]] += 1
+    assert zones(response.text)[f"hand-{seat}"] == hand
+    assert zones(response.text)[f"factory-{number}"] == Counter()
     assert f"took {tiles[colour]} {COLOURS[colour]} + 1 " in response.text
 
 
@@ -307,6 +323,11 @@ def test_placement_offers_only_legal_spaces_and_suggests_fewest_wilds(
     engine = _engine(game)
     entry = next(e for e in reversed(engine.log) if e["type"] == "place")
     assert entry["wilds"] == chosen.wilds
+    placed = zones(response.text)[f"board-{seat}"]
+    assert placed[COLOURS[chosen.colour]] == sum(
+        1 for c in engine.boards[seat] if c == chosen.colour
+    )
+    assert sum(placed.values()) == sum(1 for c in engine.boards[seat] if c >= 0)
     assert engine.hands[seat][engine.wild] <= before_hand[engine.wild] - chosen.wilds
     assert f"placed {COLOURS[chosen.colour]} on " in response.text
 
@@ -497,6 +518,7 @@ def test_bonus_tiles_are_chosen_after_completing_a_structure(
     engine = _engine(game)
     entry = next(e for e in reversed(engine.log) if e["type"] == "bonus")
     assert (entry["seat"], entry["tiles"]) == (seat, [COLOURS[c] for c in move.tiles])
+    assert zones(response.text) == engine_zones(engine)
     assert "complete: took " in response.text
 
 
@@ -536,6 +558,8 @@ def test_pass_shows_the_point_loss_then_keeps_the_chosen_tiles(
     assert entry["kept"] == [COLOURS[c] for c in sorted(keep)]
     assert len(entry["discarded"]) == discarded
     assert entry["penalty"] == lost
+    assert zones(response.text)[f"corners-{seat}"] == Counter(COLOURS[c] for c in keep)
+    assert zones(response.text)[f"hand-{seat}"] == Counter()
     assert "passed, keeping" in response.text
 
 
