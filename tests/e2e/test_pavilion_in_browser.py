@@ -1,4 +1,7 @@
-"""Summer Pavilion in a browser: a take and a placement, by clicking (phone size)."""
+"""Summer Pavilion in a browser: a take and a placement, by clicking (phone size).
+
+After each, the board the browser shows (read off its marks) is the engine's.
+"""
 
 from __future__ import annotations
 
@@ -53,6 +56,14 @@ def play_others_until(game: Game, ana_id: int, rng: random.Random, wanted) -> No
     raise AssertionError("ana never reached the wanted decision")
 
 
+def shows_the_engine_position(page: Page, game: Game) -> None:
+    from tests.games.marks import zones
+    from tests.games.test_pavilion_positions import engine_zones
+
+    game.refresh_from_db()
+    assert zones(page.content()) == engine_zones(selectors.game_engine(game))
+
+
 def test_take_and_place_by_clicking(
     browser: Browser, live_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -91,6 +102,7 @@ def test_take_and_place_by_clicking(
     confirm.click()
     wait_for_ply_after(page, before)
     expect(page.locator(".log")).to_contain_text("ana took")
+    shows_the_engine_position(page, game)
 
     # placing: the rest of phase 1 is played for both, then ana picks a space
     play_others_until(
@@ -112,6 +124,7 @@ def test_take_and_place_by_clicking(
     page.get_by_role("button", name="Place the tile").click()
     wait_for_ply_after(page, before)
     expect(page.locator(".log")).to_contain_text("ana placed")
+    shows_the_engine_position(page, game)
     game.refresh_from_db()
     assert any("star" in m.event for m in game.moves.all())
     page.context.close()
