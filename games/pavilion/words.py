@@ -117,26 +117,20 @@ def payment_label(colour: str, wilds: int, cost: int, wild: str) -> str:
     return text
 
 
-def _bonus_taken(entry: Mapping[str, Any]) -> str:
-    return _("took %(tiles)s") % {"tiles": list_colours(entry["tiles"])}
-
-
 def describe_entries(
     entries: Sequence[Mapping[str, Any]], names: Sequence[str]
-) -> list[str | None]:
-    """One text per log entry (``PavilionGame.log``), None for an entry not told.
+) -> list[str]:
+    """One text per log entry (``PavilionGame.log``), "" for an entry not told.
 
-    The replay viewer shows each event's entries; ``describe_log`` joins them for
-    the live page. A bonus has its own text here ("ana took red, green as a
-    bonus"); a placement says which structures it completed.
+    A placement says which structures it completed, the bonus that follows has
+    its own text ("ana took red, green as a bonus").
     """
-    texts: list[str | None] = []
+    texts: list[str] = []
     round_number = 1
     for entry in entries:
         kind = entry["type"]
         seat = entry.get("seat")
         player = names[seat] if seat is not None else ""
-        text: str | None
         if kind == "supply":
             text = ngettext(
                 "%(count)s tile drawn into the supply",
@@ -184,7 +178,7 @@ def describe_entries(
         elif kind == "pass":
             text = _describe_pass(entry, player, round_number == ROUNDS)
         else:
-            text = None
+            text = ""
         texts.append(text)
     return texts
 
@@ -247,33 +241,21 @@ def _describe_pass(entry: Mapping[str, Any], player: str, last_round: bool) -> s
 
 
 def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
-    """The move log in words for the live page (a bonus joins its placement).
+    """The move log in words: one line per log entry, then, once the game is
+    over, each player's final bonuses.
 
     e.g. "ana placed blue on blue-4 paying 1 blue + 3 purple (wild): +3; statue
-    between the red star and the blue star complete: took red, green". Built from
-    ``describe_entries``; ends with the final bonuses once the game is over.
+    between the red star and the blue star complete", then "ana took red, green
+    as a bonus".
     """
-    entries = engine.log
-    lines: list[str] = []
-    previous: Mapping[str, Any] | None = None
-    for entry, text in zip(entries, describe_entries(entries, names), strict=True):
-        if (
-            entry["type"] == "bonus"
-            and previous is not None
-            and previous["type"] == "place"
-            and previous["completed"]
-            and lines
-        ):
-            lines[-1] += ": " + _bonus_taken(entry)
-        elif text is not None:
-            lines.append(text)
-        previous = entry
+    lines = describe_entries(engine.log, names)
     if engine.is_over():
         lines.extend(final_bonus_lines(engine, names))
     return lines
 
 
 def final_bonus_lines(engine: PavilionGame, names: Sequence[str]) -> list[str]:
+    """ "Final bonuses for ana: blue star +12, … — final score 57", a line a seat."""
     lines = []
     for seat, name in enumerate(names):
         parts = []

@@ -295,6 +295,7 @@ def test_log_words_a_placement_with_wilds_and_its_bonus():
         else:
             continue
         lines = describe_log(game, NAMES)
+        assert len(lines) == len(entries) + len(NAMES)  # and the final bonuses
         bonus = entries[index + 1]["tiles"]
         wanted = (
             f"{NAMES[entry['seat']]} placed {entry['colour']} on "
@@ -302,8 +303,9 @@ def test_log_words_a_placement_with_wilds_and_its_bonus():
             f"{entry['cost'] - entry['wilds']} {entry['colour']} + {entry['wilds']} "
             f"{entry['wild_colour']} (wild): +{entry['points']}; "
         )
-        line = next(line for line in lines if line.startswith(wanted))
-        assert line.endswith(f"complete: took {', '.join(bonus)}")
+        assert lines[index].startswith(wanted) and lines[index].endswith(" complete")
+        player = NAMES[entry["seat"]]
+        assert lines[index + 1] == f"{player} took {', '.join(bonus)} as a bonus"
         assert any(line.startswith("Final bonuses for ana") for line in lines)
         return
     raise AssertionError("no random game placed with wilds and a bonus")
@@ -321,7 +323,7 @@ def test_log_words_takes_with_the_start_token_and_passes():
     assert not any(isinstance(m, Place) for m in game.legal_moves())
 
 
-def test_each_log_entry_has_its_own_text_and_the_live_log_joins_bonuses():
+def test_each_log_entry_has_its_own_line_then_the_final_bonuses():
     game = _game(seed=4)  # two structures completed with a bonus
     entries = game.log
     texts = describe_entries(entries, NAMES)
@@ -336,12 +338,10 @@ def test_each_log_entry_has_its_own_text_and_the_live_log_joins_bonuses():
         # the placement before it says what it completed, not what was taken
         assert texts[index - 1].endswith("complete")
     lines = FAMILY.describe_log(game, NAMES)
-    # the live log: every text except bonuses, each bonus joined to its placement
-    assert lines[: len(texts) - len(bonuses)] == [
-        text + f": took {', '.join(entries[i + 1]['tiles'])}"
-        if i + 1 in bonuses
-        else text
-        for i, text in enumerate(texts)
-        if i not in bonuses
+    assert lines[: len(texts)] == texts
+    assert [line.split(":")[0] for line in lines[len(texts) :]] == [
+        f"Final bonuses for {name}" for name in NAMES
     ]
-    assert len(lines) == len(texts) - len(bonuses) + len(NAMES)  # final bonuses
+    # a game not over has no final bonuses yet
+    middle = _replay_to(game, len(game.events()) // 2)
+    assert FAMILY.describe_log(middle, NAMES) == describe_entries(middle.log, NAMES)

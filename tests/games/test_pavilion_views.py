@@ -519,7 +519,9 @@ def test_bonus_tiles_are_chosen_after_completing_a_structure(
     entry = next(e for e in reversed(engine.log) if e["type"] == "bonus")
     assert (entry["seat"], entry["tiles"]) == (seat, [COLOURS[c] for c in move.tiles])
     assert zones(response.text) == engine_zones(engine)
-    assert "complete: took " in response.text
+    name = game.seats.get(number=seat).name
+    taken = ", ".join(COLOURS[c] for c in move.tiles)
+    assert f"{name} took {taken} as a bonus" in response.text
 
 
 def test_pass_shows_the_point_loss_then_keeps_the_chosen_tiles(
