@@ -18,6 +18,15 @@ APP = URLRouter(websocket_urlpatterns)
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
 
 
+@pytest.fixture(autouse=True)
+def _in_memory_layer(settings):
+    """The consumers on Channels' in-memory layer, whatever REDIS_URL says (the
+    Redis layer is exercised by the live servers of tests/scale)."""
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+    }
+
+
 def communicator(path: str, user=None) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(APP, path, headers=ORIGIN)
     if user is not None:
@@ -93,3 +102,25 @@ async def test_sockets_leave_their_group_on_disconnect(players, start_game):
     assert layer.groups.get(f"game-{game.pk}")
     await comm.disconnect()
     assert not layer.groups.get(f"game-{game.pk}")
+
+
+async def test_the_site_application_knows_the_signed_in_user_from_the_session(
+    players, client_for
+):
+    """azulsite.asgi: origin check, then session and auth middleware."""
+    from azulsite.asgi import application
+
+    client = await sync_to_async(client_for)(players[0])
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    comm = WebsocketCommunicator(
+        application, "/ws/user/", headers=[*ORIGIN, (b"cookie", cookie)]
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.disconnect()
+    anonymous = WebsocketCommunicator(application, "/ws/user/", headers=ORIGIN)
+    connected, code = await anonymous.connect()
+    assert not connected and code == 4401
+    no_origin = WebsocketCommunicator(application, "/ws/user/")
+    connected, _ = await no_origin.connect()
+    assert not connected
