@@ -120,7 +120,9 @@ def payment_label(colour: str, wilds: int, cost: int, wild: str) -> str:
 def describe_entries(
     entries: Sequence[Mapping[str, Any]], names: Sequence[str]
 ) -> list[str]:
-    """One text per log entry (``PavilionGame.log``), "" for an entry not told.
+    """One text per log entry (``PavilionGame.log``, from its start: a take's
+    wild colour is the round's, read from the deals before it), "" for an entry
+    not told.
 
     A placement says which structures it completed, the bonus that follows has
     its own text ("ana took red, green as a bonus").

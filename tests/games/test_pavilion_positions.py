@@ -5,8 +5,9 @@ played through the site, as their players, with the move POST. At every ply the
 replay (the partial its controls fetch), and at every decision the live board
 (the mover's HTMX partial showing the preview of the decision they are about to
 make, and the answer to their POST), must show exactly the engine's position:
-the tiles of each zone by colour (``tests/games/marks.py``). The final answer
-and the page shown afterwards carry every player's rank and score.
+the tiles of each zone by colour (``tests/games/marks.py``); the replay also
+tells the event in words. The final answer and the page shown afterwards carry
+every player's rank and score.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from html import unescape
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from games.engine.common import CENTER
 from games.engine.pavilion import Bonus, Pass, PavilionGame, Place, Take
 from games.engine.pavilion_board import COLOURS, STARS
 from games.models import Game
+from games.pavilion.words import describe_entries
 
 from .helpers import pavilion_choose, pavilion_post_data
 from .marks import standings, zones
@@ -91,6 +94,7 @@ def test_every_position_is_drawn_as_the_engine_holds_it(
     monkeypatch.setattr(services, "_system_rng", lambda: rng)
     game = start_game(players[:count], variant=variant)
     seats = list(game.seats.order_by("number"))
+    names = [seat.name for seat in seats]
     clients = {seat.number: client_for(seat.user) for seat in seats}
     visitor = Client()
     detail = reverse("games:detail", args=[game.pk])
@@ -104,10 +108,14 @@ def test_every_position_is_drawn_as_the_engine_holds_it(
         for event in game.moves.filter(ply__gte=len(engine.events())).values_list(
             "event", flat=True
         ):
+            told = len(engine.log)
             engine.apply_event(event)
             ply = len(engine.events())
             page = visitor.get(replay_url, {"ply": ply}, **HTMX).text
             assert zones(page) == engine_zones(engine), f"replay, ply {ply}"
+            status = unescape(page.split('role="status">', 1)[1].split("</p>")[0])
+            for line in describe_entries(engine.log, names)[told:]:
+                assert line in status, f"replay, ply {ply}: {line}"
 
     page = visitor.get(replay_url, {"ply": 0}).text
     assert zones(page) == engine_zones(engine), "replay, ply 0"
