@@ -21,7 +21,7 @@ from .forms import PavilionMoveForm
 
 class PavilionFamily:
     name = "pavilion"
-    variants = ("pavilion", "pavilion-grey")
+    variants: tuple[str, ...] = ("pavilion", "pavilion-grey")
     position_template = "games/pavilion/_position.html"
     live_template = "games/pavilion/_live.html"
 
