@@ -1,16 +1,17 @@
-"""Forms: create a game, and one move (a take or a grey-wall placement)."""
+"""Forms: create a game, filter the archive, import a record.
+
+Each game family's move form lives in its package (``games/classic/forms.py``).
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from games.engine.classic import COLOURS
 
 from .models import DAYS_PER_MOVE, FAMILY_VARIANTS, Family, Variant
 
@@ -69,83 +70,6 @@ class GameCreateForm(forms.Form):
                 _("You invited more players than there are free seats.")
             )
         return data
-
-
-_SOURCE = re.compile(r"(center|\d{1,2})")
-_LINE = re.compile(r"([0-4]|floor)")
-_PLY = re.compile(r"\d{1,9}")
-
-
-class MoveForm:
-    """One decision, as posted by the board (JS or not) — validated shape only.
-
-    A take: ``source`` (factory number or ``center``), ``colour``, ``line``
-    (0–4 or ``floor``). A grey-wall placement: ``line`` and ``column``.
-    The engine decides legality.
-
-    It answers like a Django form (``is_valid``, ``cleaned_data``,
-    ``non_field_errors``) but is not one: a form deep-copies its fields on every
-    instance, and for the site's busiest POST that copy and the field machinery
-    cost ~5 % of a move's server CPU (``bench/http.py``, py-spy). It is never
-    drawn, so the six fields are checked here by hand.
-    """
-
-    def __init__(self, data: Mapping[str, str]) -> None:
-        self.data = data
-        self.cleaned_data: dict[str, Any] = {}
-        self._errors: list[str] | None = None  # None until checked
-
-    def is_valid(self) -> bool:
-        if self._errors is None:
-            self._errors = self._clean()
-        return not self._errors and bool(self.cleaned_data)
-
-    def non_field_errors(self) -> list[str]:
-        """What the player should hear about a readable but incomplete move
-        (nothing for an unreadable one: the view says it could not be read)."""
-        self.is_valid()
-        return list(self._errors or ())
-
-    def _clean(self) -> list[str]:
-        get = self.data.get
-        ply, kind, line = get("expected_ply", ""), get("kind", ""), get("line", "")
-        source, colour = get("source", ""), get("colour", "")
-        column = get("column", "")
-        if (
-            not _PLY.fullmatch(ply)
-            or kind not in ("take", "wall")
-            or not _LINE.fullmatch(line)
-            or (source and not _SOURCE.fullmatch(source))
-            or (colour and colour not in COLOURS)
-            or (column and column not in ("0", "1", "2", "3", "4"))
-        ):
-            return []  # unreadable: no cleaned_data
-        if kind == "take" and (not source or not colour):
-            return [str(_("Choose tiles first."))]
-        if kind == "wall" and (not column or line == "floor"):
-            return [str(_("Choose a wall column."))]
-        self.cleaned_data = {
-            "expected_ply": int(ply),
-            "kind": kind,
-            "source": source,
-            "colour": colour,
-            "line": line,
-            "column": int(column) if column else None,
-        }
-        return []
-
-    def record_event(self) -> dict[str, Any]:
-        """The move as a record event without its seat (``spec/record.md``)."""
-        data = self.cleaned_data
-        if data["kind"] == "wall":
-            return {"wall": {"line": int(data["line"]), "column": data["column"]}}
-        source = data["source"]
-        line = data["line"]
-        return {
-            "from": "center" if source == "center" else int(source),
-            "colour": data["colour"],
-            "to": "floor" if line == "floor" else int(line),
-        }
 
 
 def _variant_filter_choices() -> list[tuple[str, Any]]:

@@ -18,9 +18,9 @@ from django.views.decorators.http import require_GET
 
 from . import replay as replays
 from . import selectors, services
+from .families import family_for
 from .forms import ArchiveFilterForm, RecordImportForm
 from .models import FAMILY_VARIANTS, Family, Game
-from .replay import position_context
 
 ARCHIVE_PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
@@ -99,12 +99,12 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     value = request.GET.get("ply", "")
     ply = int(value) if value.isdigit() else len(events)
     replay = replays.game_replay(game=game, events=events, ply=ply)
-    position, position_template = position_context(game, replay.engine)
+    family = family_for(game.variant)
     context = {
         "game": game,
         "replay": replay,
-        "position": position,
-        "position_template": position_template,
+        "family": family,
+        "position": family.position_context(replay.engine, replay.names),
         "scores": list(zip(replay.names, replay.scores, strict=True)),
         "previous_ply": max(replay.ply - 1, 0),
         "next_ply": min(replay.ply + 1, replay.last_ply),

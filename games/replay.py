@@ -1,26 +1,22 @@
-"""Replays: every position of a game, rebuilt from its Move rows by the engine.
+"""Replays: every position of a game, rebuilt from its events by the engine.
 
 Nothing is stored per move. One request replays the game once: it keeps the engine
 state at the ply asked for (a cheap ``copy()``), the scores after every event and
-the move list in words. Each game family plugs in its read-only position drawing
-(``FAMILIES``): the live page's own (``board.board_context`` with
-``replay/_classic_position.html``; ``pavilion_board.position_context`` with
-``pavilion/_position.html``), and its own log wording, so a new family adds one
-entry.
+the move list in words. The game's family draws the position
+(``family.position_template`` from ``family.position_context``) and words the
+log (``family.describe_log``), as on the live page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
-from . import pavilion_board
-from .board import board_context, describe_log
-from .models import Game, variant_family
+from .families import family_for
+from .models import Game
 
 
 @dataclass
@@ -48,13 +44,7 @@ class Replay:
 
     @property
     def scores(self) -> list[int]:
-        return self.steps[self.ply - 1].scores if self.ply else _scores(self.engine)
-
-
-def _scores(engine: Any) -> list[int]:
-    if engine.variant.startswith("pavilion"):
-        return list(engine.scores)
-    return [board.score for board in engine.boards]
+        return self.steps[self.ply - 1].scores if self.ply else list(self.engine.scores)
 
 
 def seat_names(game: Game) -> list[str]:
@@ -64,36 +54,30 @@ def seat_names(game: Game) -> list[str]:
 def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay:
     """Replay ``events`` of ``game``; keep the position after ``ply`` events.
 
-    ``ply`` is clamped to ``0..len(events)``.
+    ``ply`` is clamped to ``0..len(events)``. Each step's words are the lines
+    ``describe_log`` gives for the log entries its event added (one line per
+    entry); lines after the last entry (a family's closing words) join the last
+    step.
     """
     ply = max(0, min(ply, len(events)))
     names = seat_names(game)
-    assert game.first_seat is not None
-    engine = record.new_game(game.variant, game.players, game.first_seat)
-    pavilion = game.variant.startswith("pavilion")
+    engine = engine_at(game=game, events=[], ply=0)
     snapshot = engine.copy() if ply == 0 else None
     log_ends: list[int] = []
     scores: list[list[int]] = []
     for index, event in enumerate(events):
         engine.apply_event(event)
         log_ends.append(len(engine.log))
-        scores.append(_scores(engine))
+        scores.append(list(engine.scores))
         if index + 1 == ply:
             snapshot = engine.copy()
     assert snapshot is not None
-    log = engine.log
-    texts: list[str | None]
-    if pavilion:
-        texts = list(pavilion_board.describe_entries(log, names))
-    else:
-        texts = list(describe_log(log, names))
+    lines = family_for(game.variant).describe_log(engine, names)
     steps = []
     start = 0
     for index, event in enumerate(events):
-        end = log_ends[index]
-        words = [text for text in texts[start:end] if text]
-        if pavilion and index + 1 == len(events) and engine.is_over():
-            words += pavilion_board.final_bonus_lines(engine, names)
+        end = log_ends[index] if index + 1 < len(events) else len(lines)
+        words = [line for line in lines[start:end] if line]
         steps.append(
             Step(
                 ply=index + 1,
@@ -113,32 +97,3 @@ def engine_at(*, game: Game, events: list[dict[str, Any]], ply: int) -> EngineGa
     for event in events[:ply]:
         engine.apply_event(event)
     return engine
-
-
-def _classic_position(game: Game, engine: Any) -> dict[str, Any]:
-    context = board_context(game=game, engine=engine, viewer_seat=None, group=None)
-    to_move = engine.to_move()
-    context["to_move"] = to_move
-    context["to_move_name"] = context["names"][to_move] if to_move is not None else None
-    for player in context["players"]:
-        player["to_move"] = player["seat"] == to_move
-    return context
-
-
-def _pavilion_position(game: Game, engine: Any) -> dict[str, Any]:
-    """The live page's read-only drawing (``pavilion/_position.html``)."""
-    return pavilion_board.position_context(engine, seat_names(game))
-
-
-FAMILIES: dict[str, tuple[Callable[[Game, Any], dict[str, Any]], str]] = {
-    "classic": (_classic_position, "games/replay/_classic_position.html"),
-    "pavilion": (_pavilion_position, "games/pavilion/_position.html"),
-}
-"""Per game family: (position context function, read-only position partial).
-``replay.html`` includes the partial with the context as ``position``."""
-
-
-def position_context(game: Game, engine: Any) -> tuple[dict[str, Any], str]:
-    """What the family's position partial draws, and that partial's name."""
-    context_function, template = FAMILIES[variant_family(game.variant)]
-    return context_function(game, engine), template

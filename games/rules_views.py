@@ -12,27 +12,30 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games import tiles
+from games.classic.words import tile
 from games.engine.classic import COLOURS, FLOOR_PENALTIES
 from games.engine.pavilion_board import COLOURS as pavilion_colours
 from games.pavilion.board import tile as pavilion_tile
 
 
 def _classic_context() -> dict[str, Any]:
+    """Tiles as ``games/classic/_position.html``'s tile partials draw them (a
+    ``words.tile`` dict, or None for an empty space); ``printed`` marks the
+    wall's printed colours."""
     # Coloured wall: row r, column c holds COLOURS[(c - r) mod 5] (classic.md §2).
     n = len(COLOURS)
     wall = [
-        [tiles.tile_html((c - r) % n, "printed") for c in range(n)] for r in range(n)
+        [{"tile": tile((c - r) % n), "printed": True} for c in range(n)]
+        for r in range(n)
     ]
     # An example board: line 3 holds two red tiles, the floor one blue.
     red, blue = COLOURS.index("red"), COLOURS.index("blue")
     pattern_lines = [
-        [tiles.tile_html(None)] * (i + 1 - (2 if i == 2 else 0))
-        + ([tiles.tile_html(red)] * 2 if i == 2 else [])
+        [None] * (i + 1 - (2 if i == 2 else 0)) + ([tile(red)] * 2 if i == 2 else [])
         for i in range(n)
     ]
     floor = [
-        {"penalty": penalty, "tile": tiles.tile_html(blue if i == 0 else None)}
+        {"penalty": penalty, "tile": tile(blue) if i == 0 else None}
         for i, penalty in enumerate(FLOOR_PENALTIES)
     ]
     # A scoring example: the new tile (row 2, column 2) joins a row of 3 and a
@@ -41,9 +44,8 @@ def _classic_context() -> dict[str, Any]:
     scoring = [
         [
             {
-                "html": tiles.tile_html(
-                    (c - r) % n, "" if (r, c) in filled else "printed"
-                ),
+                "tile": tile((c - r) % n),
+                "printed": (r, c) not in filled,
                 "new": (r, c) == (2, 2),
             }
             for c in range(n)

@@ -19,15 +19,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import record
+from games.engine.common import Game as EngineGame
 
-from . import rows, selectors, services
-from .board import board_context, log_with_forfeits
-from .board_partial import absences_html, board_partial_html, csrf_input, resign_html
-from .forms import GameCreateForm, MoveForm
+from . import selectors, services
+from .families import family_for
+from .forms import GameCreateForm
+from .game_log import game_log
 from .models import Game
-from .pavilion_board import describe_log as pavilion_describe_log
-from .pavilion_board import live_context as pavilion_live_context
-from .pavilion_forms import PavilionMoveForm
 from .statistics import game_statistics
 
 
@@ -86,101 +84,91 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 def _board_response(
-    request: HttpRequest, game: Game, *, group: str | None = None, error: str = ""
+    request: HttpRequest,
+    game: Game,
+    engine: EngineGame | None = None,
+    *,
+    error: str = "",
 ) -> HttpResponse:
-    context: dict[str, Any] = {
-        "game": game,
-        "error": error,
-        "vacations": selectors.seat_vacations(game=game),
-    }
-    viewer_seat = _viewer_seat(game, request)
-    context["viewer_seat"] = viewer_seat
-    if game.first_seat is not None:
-        engine = selectors.game_engine(game)
-        seat_rows = list(game.seats.all())
-        names = [seat.name for seat in seat_rows]
-        if game.is_pavilion:
-            context["board"] = pavilion_live_context(
-                engine=engine,  # type: ignore[arg-type]
-                names=names,
-                viewer_seat=viewer_seat,
-                active=game.status == Game.Status.ACTIVE,
-                query=request.GET if request.method == "GET" else {},
-            )
-            context["board"]["results"] = seat_rows
-            context["board"]["log"] = log_with_forfeits(
-                game=game,
-                lines=context["board"]["log"],
-                names=names,
-                seat_rows=seat_rows,
-                describe=lambda state: pavilion_describe_log(state, names),
-            )
-            for player in context["board"]["players"]:
-                row = seat_rows[player["seat"]]
-                player["forfeited"] = row.forfeited_at is not None
-                player["resigned"] = row.resigned
-        else:
-            context["board"] = board_context(
-                game=game,
-                engine=engine,
-                viewer_seat=viewer_seat,
-                group=group,
-                vacations=context["vacations"],
-            )
-        for player in context["board"]["players"]:
-            player["on_vacation_until"] = context["vacations"].get(player["seat"])
-        if game.is_pavilion:  # the same absences and resign button as classic
-            context["board"]["absences_html"] = absences_html(
-                game, context["board"]["players"]
-            )
-            context["board"]["resign_html"] = resign_html(
-                game, viewer_seat, csrf_input(request)
-            )
-        if game.status == Game.Status.FINISHED:
-            context["statistics"] = game_statistics(engine=engine, names=names)
-        if not game.is_pavilion:
-            context["board"]["html"] = board_partial_html(
-                request=request,
-                game=game,
-                board=context["board"],
-                error=error,
-                viewer_seat=viewer_seat,
-                statistics=context.get("statistics"),
-            )
+    """The game page, or for HTMX its board partial, drawn from ``engine``
+    (built here when the caller has none)."""
+    context: dict[str, Any] = {"game": game, "error": error}
+    seat_rows = list(game.seats.all())
     if request.user.is_authenticated:
         context["my_seat_row"] = next(
-            (s for s in game.seats.all() if s.user_id == request.user.pk), None
+            (s for s in seat_rows if s.user_id == request.user.pk), None
         )
+    if game.first_seat is None:  # not started: the seats, no board
+        return render(request, "games/game_detail.html", context)
+    if engine is None:
+        engine = selectors.game_engine(game)
+    family = family_for(game.variant)
+    names = [seat.name for seat in seat_rows]
+    viewer_seat = _viewer_seat(game, request)
+    active = game.status == Game.Status.ACTIVE
+    board = family.live_context(
+        engine,
+        names=names,
+        viewer_seat=viewer_seat,
+        active=active,
+        query=request.GET if request.method == "GET" else {},
+    )
+    board["log"] = game_log(
+        game=game, engine=engine, family=family, seats=seat_rows, names=names
+    )
+    vacations = selectors.seat_vacations(game=game)
+    to_move = engine.to_move() if active else None
+    context.update(
+        family=family,
+        board=board,
+        viewer_seat=viewer_seat,
+        round=engine.round,
+        to_move_name=names[to_move] if to_move is not None else "",
+        seats=[
+            {
+                "number": seat.number,
+                "name": seat.name,
+                "rank": seat.rank,
+                "score": seat.score,
+                "resigned": seat.resigned,
+                "forfeited": seat.forfeited_at is not None,
+                "vacation_until": vacations.get(seat.number),
+            }
+            for seat in seat_rows
+        ],
+    )
+    if game.status == Game.Status.FINISHED:
+        context["statistics"] = game_statistics(engine=engine, names=names)
     template = "games/game_detail.html"
-    if request.htmx and game.first_seat is not None:
-        if "html" in context["board"]:
-            # The classic partial is exactly this HTML: no template to run.
-            return HttpResponse(context["board"]["html"])
+    if request.htmx:
         template += "#board"
     return render(request, template, context)
 
 
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _game_or_404(pk)
-    return _board_response(request, game, group=request.GET.get("group"))
+    return _board_response(request, _game_or_404(pk))
 
 
 @login_required
 @require_POST
 def game_move(request: HttpRequest, pk: int) -> HttpResponse:
-    variant = rows.game_variant(game_id=pk)
-    pavilion = variant is not None and variant.startswith("pavilion")
-    form = PavilionMoveForm(request.POST) if pavilion else MoveForm(request.POST)
+    variant = selectors.game_variant(game_id=pk)
+    if variant is None:
+        raise Http404(_("No such game."))
+    form = family_for(variant).move_form(request.POST)
     error = ""
-    game: Game | None = None
+    played: services.PlayedMove | None = None
     if not form.is_valid():
-        error = _("That move could not be read; please choose again.")
-        if form.non_field_errors():
-            error = form.non_field_errors()[0]
+        errors = form.non_field_errors()
+        error = (
+            errors[0]
+            if errors
+            else _("That move could not be read; please choose again.")
+        )
     else:
         try:
-            game = services.game_play_move(
+            played = services.game_play_move(
                 game_id=pk,
                 user=request.user,
                 move=form.record_event(),
@@ -189,8 +177,9 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
         except services.GameActionError as action_error:
             error = action_error.message
     if request.htmx:
-        # After a move, the service's game (seats and engine included) is current.
-        return _board_response(request, game or _game_or_404(pk), error=error)
+        if played is not None:  # the service's game and engine are current
+            return _board_response(request, played.game, played.engine)
+        return _board_response(request, _game_or_404(pk), error=error)
     if error:
         messages.error(request, error)
     return redirect("games:detail", pk=pk)

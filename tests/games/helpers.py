@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from games.engine.classic import COLOURS, FLOOR, Take
+from games.engine.classic import COLOURS, FLOOR, MARKER, Take
 from games.engine.common import CENTER
+
+
+def _colour_counts(counts: list[int]) -> Counter[str]:
+    return Counter({COLOURS[c]: n for c, n in enumerate(counts) if n})
+
+
+def classic_zones(engine: Any) -> dict[str, Counter[str]]:
+    """Where a classic engine has each tile, in the page marks' zone names
+    (``tests/games/marks.py``), every zone present."""
+    found = {f"factory-{i}": _colour_counts(f) for i, f in enumerate(engine.factories)}
+    found["centre"] = _colour_counts(engine.center)
+    for seat, board in enumerate(engine.boards):
+        for line in range(5):
+            count = board.line_count[line]
+            held = {COLOURS[board.line_colour[line]]: count} if count else {}
+            found[f"line-{seat}-{line}"] = Counter(held)
+        found[f"wall-{seat}"] = Counter(
+            COLOURS[c] for row in board.wall for c in row if c >= 0
+        )
+        found[f"floor-{seat}"] = Counter(COLOURS[c] for c in board.floor if c != MARKER)
+    found["bag"] = _colour_counts(engine.bag)
+    found["lid"] = _colour_counts(engine.lid)
+    return found
 
 
 def move_event(move: Any) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from django.urls import reverse
 from games import selectors
 from games.models import Game, Move
 
-from .helpers import move_post_data
+from .helpers import classic_zones, move_post_data
+from .marks import standings, zones
 
 pytestmark = pytest.mark.django_db
 
@@ -115,8 +116,10 @@ def test_game_page_shows_the_public_table(client_for, players, start_game):
     assert "first-player marker" in text
     assert "Round 1: 20 tiles dealt to the factories" in text
     assert "Deadline" in text
+    # every tile where the engine has it
+    assert zones(text) == classic_zones(selectors.game_engine(game))
     # tiles carry a text label, not only a colour
-    assert re.search(r'class="tile t-red[^"]*" role="img" aria-label="red"', text)
+    assert re.search(r'data-colour="red" role="img" aria-label="red"', text)
 
 
 def test_game_page_for_htmx_is_the_board_partial(client_for, players, start_game):
@@ -250,12 +253,11 @@ def test_pages_show_bag_counts_and_never_a_seed(client_for, players, start_game)
         assert not SEED_WORDS.search(response.text)
     text = pages[0].text
     assert f"Bag: {sum(engine.bag)} tiles" in text
-    for colour, count in zip(
-        ("blue", "yellow", "red", "black", "white"), engine.bag, strict=True
-    ):
-        assert re.search(
-            rf'aria-label="{colour}"[^>]*>[^<]*</span>&times;{count}', text
-        )
+    bag = dict(
+        zip(("blue", "yellow", "red", "black", "white"), engine.bag, strict=True)
+    )
+    assert zones(text)["bag"] == {colour: n for colour, n in bag.items() if n}
+    assert zones(text)["lid"] == {}
     # the cache holds events only: nothing about the random generator
     assert set(game.state) == {"events"}
 
@@ -302,5 +304,9 @@ def test_a_complete_game_through_the_views(
     assert [s.score for s in game.seats.order_by("number")] == list(outcome.scores)
     page = client_for(players[0]).get(reverse("games:detail", args=[game.pk])).text
     assert "Final result" in page
-    for score in outcome.scores:
-        assert f"<td>{score}</td>" in page
+    assert standings(page) == {
+        seat: (rank, score)
+        for seat, (rank, score) in enumerate(
+            zip(outcome.ranks, outcome.scores, strict=True)
+        )
+    }

@@ -1,0 +1,66 @@
+"""Classic Azul (coloured or grey wall) as a game family (``games.families``).
+
+Templates: ``templates/games/classic/_position.html`` draws one position
+read-only (the live board and the replay); ``_live.html`` adds the viewer's
+controls. Both mark every tile (``data-colour``, ``data-count`` for the bag and
+lid counts) inside its zone: ``factory-<i>`` (0-based), ``centre``,
+``line-<seat>-<line>`` (lines 0–4), ``wall-<seat>``, ``floor-<seat>``, ``bag``
+and ``lid``. The first-player marker and the wall's printed spaces carry no
+``data-colour``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine.classic import ClassicGame
+from games.engine.common import EngineError
+
+from . import board, words
+from .forms import ClassicMoveForm
+
+
+class ClassicFamily:
+    name = "classic"
+    variants = ("classic", "classic-grey")
+    position_template = "games/classic/_position.html"
+    live_template = "games/classic/_live.html"
+
+    def move_form(self, data: Mapping[str, Any] | None = None) -> ClassicMoveForm:
+        return ClassicMoveForm(data)
+
+    def position_context(self, engine: Any, names: Sequence[str]) -> dict[str, Any]:
+        return board.position_context(_classic(engine), names)
+
+    def live_context(
+        self,
+        engine: Any,
+        *,
+        names: Sequence[str],
+        viewer_seat: int | None,
+        active: bool,
+        query: Mapping[str, str],
+    ) -> dict[str, Any]:
+        return board.live_context(
+            _classic(engine),
+            names=names,
+            viewer_seat=viewer_seat,
+            active=active,
+            query=query,
+        )
+
+    def describe_log(self, engine: Any, names: Sequence[str]) -> list[str]:
+        return words.describe_log(_classic(engine), names)
+
+    def error_message(self, error: EngineError) -> str:
+        return words.error_message(error)
+
+
+def _classic(engine: Any) -> ClassicGame:
+    if not isinstance(engine, ClassicGame):
+        raise TypeError(f"not a classic Azul game: {engine!r}")
+    return engine
+
+
+FAMILY = ClassicFamily()

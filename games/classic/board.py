@@ -1,0 +1,292 @@
+"""What a classic board shows, as plain data for its templates.
+
+``position_context`` is one position, read-only (``_position.html``: the live
+board and the replay). ``live_context`` adds the viewer's decision: the tile
+groups they may take with each group's legal lines, the destination buttons of
+the group chosen with ``?group=``, or the grey wall's column buttons. What a
+take would send to the floor is read off ``engine.copy()`` with the take
+applied, not worked out again here.
+
+Everything on the table is public (``rules/classic.md §9``); the bag and the lid
+are shown as counts by colour (the engine keeps no bag order).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine.classic import (
+    COLOURS,
+    FLOOR,
+    FLOOR_PENALTIES,
+    MARKER,
+    PHASE_OFFER,
+    PHASE_TILING,
+    ClassicGame,
+    Take,
+)
+from games.engine.common import CENTER
+
+from .words import colour_name, line_label, overflow_text, source_label, tile
+
+
+def _source_value(source: int) -> str:
+    return "center" if source == CENTER else str(source)
+
+
+def _line_value(line: int) -> str:
+    return "floor" if line == FLOOR else str(line)
+
+
+def parse_group(value: str | None) -> tuple[int, int] | None:
+    """``"3:red"`` or ``"center:red"`` → ``(source, colour index)``; else None."""
+    if not value or ":" not in value:
+        return None
+    source_text, colour_text = value.split(":", 1)
+    if colour_text not in COLOURS:
+        return None
+    if source_text == "center":
+        source = CENTER
+    elif source_text.isdigit() and len(source_text) <= 2:
+        source = int(source_text)
+    else:
+        return None
+    return source, COLOURS.index(colour_text)
+
+
+def _groups(
+    source: int, counts: Sequence[int], tiles: list[dict[str, str]]
+) -> list[dict[str, Any]]:
+    """The tile groups of a factory or the centre, one per colour present."""
+    return [
+        {
+            "source": source,
+            "value": f"{_source_value(source)}:{COLOURS[colour]}",
+            "colour": COLOURS[colour],
+            "count": count,
+            "tiles": [tiles[colour]] * count,
+        }
+        for colour, count in enumerate(counts)
+        if count
+    ]
+
+
+def _player(
+    engine: ClassicGame,
+    seat: int,
+    name: str,
+    tiles: list[dict[str, str]],
+    to_move: int | None,
+) -> dict[str, Any]:
+    board = engine.boards[seat]
+    lines = []
+    for line in range(5):
+        count = board.line_count[line]
+        colour = board.line_colour[line] if count else -1
+        lines.append(
+            {
+                "line": line,
+                "number": line + 1,
+                "capacity": line + 1,
+                "count": count,
+                "colour": COLOURS[colour] if colour >= 0 else "",
+                "empty": range(line + 1 - count),
+                "tiles": [tiles[colour]] * count if count else [],
+                "legal": False,
+                "pending": False,
+            }
+        )
+    wall = []
+    for row in range(5):
+        cells = []
+        for column in range(5):
+            placed = board.wall[row][column]
+            printed = engine.wall_colour(row, column)
+            cells.append(
+                {
+                    "column": column,
+                    "tile": tiles[placed] if placed >= 0 else None,
+                    "printed": tiles[printed] if printed is not None else None,
+                    "choice": False,
+                }
+            )
+        wall.append(cells)
+    floor = []
+    for index, penalty in enumerate(FLOOR_PENALTIES):
+        item = board.floor[index] if index < len(board.floor) else None
+        floor.append(
+            {
+                "penalty": penalty,
+                "marker": item == MARKER,
+                "tile": tiles[item] if item is not None and item != MARKER else None,
+            }
+        )
+    return {
+        "seat": seat,
+        "name": name,
+        "score": board.score,
+        "to_move": seat == to_move,
+        "is_me": False,
+        "lines": lines,
+        "wall": wall,
+        "floor": floor,
+        "floor_legal": False,
+    }
+
+
+def _counts(counts: Sequence[int], tiles: list[dict[str, str]]) -> list[dict[str, Any]]:
+    return [{"tile": tiles[colour], "count": n} for colour, n in enumerate(counts)]
+
+
+def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any]:
+    """One position, read-only: factories and centre, each player's pattern
+    lines, wall and floor line, and the bag and lid."""
+    tiles = [tile(colour) for colour in range(len(COLOURS))]
+    to_move = engine.to_move()
+    return {
+        "round": engine.round,
+        "grey": engine.grey,
+        "to_move": to_move,
+        "to_move_name": names[to_move] if to_move is not None else "",
+        "factories": [
+            {"index": index, "number": index + 1, "groups": _groups(index, f, tiles)}
+            for index, f in enumerate(engine.factories)
+        ],
+        "centre": {
+            "groups": _groups(CENTER, engine.center, tiles),
+            "marker": engine.center_marker,
+        },
+        "players": [
+            _player(engine, seat, names[seat], tiles, to_move)
+            for seat in range(engine.players)
+        ],
+        "bag": _counts(engine.bag, tiles),
+        "bag_total": sum(engine.bag),
+        "lid": _counts(engine.lid, tiles),
+        "lid_total": sum(engine.lid),
+    }
+
+
+def destinations_by_group(engine: ClassicGame) -> dict[tuple[int, int], dict[int, int]]:
+    """Every group the player to move may take, with its legal lines and how many
+    of its tiles each line sends to the floor (or on, to the lid, when the floor
+    line is full): ``{(source, colour): {line: overflow}}``, from the engine."""
+    size = engine.log_size()
+    found: dict[tuple[int, int], dict[int, int]] = {}
+    for move in engine.legal_moves():
+        if not isinstance(move, Take):
+            continue
+        overflow = 0
+        if move.line != FLOOR:
+            probe = engine.copy()
+            probe.push(move)
+            taken = probe.log_from(size)[0]
+            overflow = taken["count"] - taken["placed"]
+        found.setdefault((move.source, move.colour), {})[move.line] = overflow
+    return found
+
+
+def _all_groups(position: dict[str, Any]) -> list[dict[str, Any]]:
+    groups = [g for factory in position["factories"] for g in factory["groups"]]
+    return groups + position["centre"]["groups"]
+
+
+def live_context(
+    engine: ClassicGame,
+    *,
+    names: Sequence[str],
+    viewer_seat: int | None,
+    active: bool,
+    query: Mapping[str, str],
+) -> dict[str, Any]:
+    """The position plus the viewer's decision (see the module's docstring)."""
+    position = position_context(engine, names)
+    to_move = engine.to_move() if active else None
+    my_turn = viewer_seat is not None and to_move == viewer_seat
+    offer = my_turn and engine.phase == PHASE_OFFER
+    tiling = my_turn and engine.phase == PHASE_TILING and bool(engine.pending_wall)
+    mine = position["players"][viewer_seat] if viewer_seat is not None else None
+    if mine is not None:
+        mine["is_me"] = True
+    board: dict[str, Any] = {
+        "position": position,
+        "my_turn": my_turn,
+        "prompt": "",
+        "offer": offer,
+        "selected": None,
+        "destinations": [],
+        "overflow_texts": "{}",
+        "wall_choice": None,
+    }
+    if offer and mine is not None:
+        by_group = destinations_by_group(engine)
+        selected = parse_group(query.get("group"))
+        if selected not in by_group:
+            selected = None
+        overflows = set()
+        for group in _all_groups(position):
+            key = (group["source"], COLOURS.index(group["colour"]))
+            lines = by_group.get(key)
+            if lines is None:
+                continue
+            overflows.update(n for n in lines.values() if n)
+            chosen = _("%(colour)s from %(source)s") % {
+                "colour": colour_name(key[1]),
+                "source": source_label(key[0]),
+            }
+            group["choice"] = {
+                "selected": key == selected,
+                "label": _("Take %(count)s %(colour)s from %(source)s")
+                % {
+                    "count": group["count"],
+                    "colour": colour_name(key[1]),
+                    "source": source_label(key[0]),
+                },
+                # Each group carries its legal lines ("line:overflow ..."), so
+                # static/js/board.js shows them without asking the server.
+                "dests": " ".join(
+                    f"{_line_value(line)}:{n}" for line, n in sorted(lines.items())
+                ),
+                "heading": _("Place %(tiles)s on:") % {"tiles": chosen},
+            }
+            if key == selected:
+                board["selected"] = {
+                    "source": _source_value(key[0]),
+                    "colour": COLOURS[key[1]],
+                    "heading": group["choice"]["heading"],
+                }
+        chosen_lines = by_group[selected] if selected is not None else {}
+        board["destinations"] = [
+            {
+                "value": _line_value(line),
+                "label": line_label(line),
+                "legal": line in chosen_lines,
+                "overflow": overflow_text(chosen_lines[line])
+                if chosen_lines.get(line)
+                else "",
+            }
+            for line in (*range(5), FLOOR)
+        ]
+        for line in mine["lines"]:
+            line["legal"] = line["line"] in chosen_lines
+        mine["floor_legal"] = FLOOR in chosen_lines
+        board["overflow_texts"] = json.dumps(
+            {str(n): overflow_text(n) for n in sorted(overflows)}, ensure_ascii=False
+        )
+        if selected is None:
+            board["prompt"] = _("Choose tiles from a factory or the centre.")
+    if tiling and mine is not None and engine.pending_wall is not None:
+        line = engine.pending_wall[1]
+        columns = [move.column for move in engine.legal_moves()]
+        board["wall_choice"] = {"line": line, "number": line + 1, "columns": columns}
+        board["prompt"] = _("Choose the wall column for the tile of line %(line)s.") % {
+            "line": line + 1
+        }
+        mine["lines"][line]["pending"] = True
+        for cell in mine["wall"][line]:
+            cell["choice"] = cell["column"] in columns
+    return board
