@@ -7,7 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import Browser, expect
 
-from games import services
+from games import selectors, services
+from games.models import Game
+from tests.games.helpers import classic_zones
+from tests.games.marks import zones
 
 PASSWORD = "azul-tiles-in-a-row-7"
 
@@ -73,6 +76,9 @@ def test_second_player_sees_the_move_and_badge_without_reloading(
     )
     expect(watcher.locator("#board .status")).to_contain_text("Your move.")
     expect(watcher.locator(".log")).to_contain_text(f"{first.username} took")
+    # the watcher's board is the position after the move, tile for tile
+    engine = selectors.game_engine(Game.objects.get(pk=game.pk))
+    assert zones(watcher.locator("#board").inner_html()) == classic_zones(engine)
     expect(watcher.locator("#turn-badge")).to_have_text("Your move: 1")
     expect(watcher.locator(".toast")).to_contain_text(f"Your move in game {game.pk}")
     expect(mover.locator("#turn-badge")).to_have_text("Your move: 0")

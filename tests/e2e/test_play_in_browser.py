@@ -6,6 +6,11 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
+from games import selectors
+from games.models import Game
+from tests.games.helpers import classic_zones
+from tests.games.marks import zones
+
 PASSWORD = "azul-tiles-in-a-row-7"
 
 
@@ -86,5 +91,8 @@ def test_two_players_sign_up_join_and_play_round_one(
     assert moves >= 5
     # both boards show scores after the wall tiling of round 1
     expect(ana.locator(".player-board")).to_have_count(2)
+    # and ana's page shows the position after round 1's wall tiling exactly
+    engine = selectors.game_engine(Game.objects.get())
+    assert zones(ana.locator("#board").inner_html()) == classic_zones(engine)
     for context in (ana.context, binh.context):
         context.close()
