@@ -21,12 +21,11 @@ and per move: the figure that does not depend on how the client threads are
 scheduled), the move POST's
 round trip p50/p95/p99, the full turn cycle (from the partner's move returning,
 through the doorbell refetch, to this player's POST returning) and the trivial
-page's percentiles. With ``--processes N`` (N > 1) it starts N Daphne processes
-on one port through ``azulsite/serve.py`` with the Redis channel layer and cache,
-as in production. Usage:
+page's percentiles. The server is one Daphne process started the stock way
+(``daphne -b 127.0.0.1 -p PORT azulsite.asgi:application``), in-memory channel
+layer. Usage:
 
     .venv/bin/python bench/http.py [--players 50] [--seconds 20] [--warmup 3]
-        [--processes 2]
 """
 
 from __future__ import annotations
@@ -77,7 +76,6 @@ def server_env(db_path: Path) -> dict[str, str]:
         CSRF_COOKIE_SECURE="false",
         STATICFILES_BACKEND="django.contrib.staticfiles.storage.StaticFilesStorage",
         WHITENOISE_USE_FINDERS="true",
-        CONN_MAX_AGE=env.get("CONN_MAX_AGE", "600"),
         LOG_LEVEL="ERROR",
     )
     env.pop("REDIS_URL", None)
@@ -300,9 +298,7 @@ def new_game(
 
 def trivial(port: int, stats: Stats, stop: threading.Event) -> None:
     """The login page, each time on a new connection (as a visitor's first page
-    is): with several server processes, a kept-alive connection would time only
-    the process it landed on, and their loads differ by how the players'
-    connections happened to split between them."""
+    is)."""
     while not stop.is_set():
         client = Client(port, None)
         started = time.perf_counter()
@@ -383,13 +379,6 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument(
-        "--processes",
-        type=int,
-        default=1,
-        help="Daphne processes on one port (more than one uses Redis)",
-    )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number ≥ 2")
@@ -397,52 +386,31 @@ def main() -> int:
     workdir = Path(tempfile.mkdtemp(prefix="azul-bench-"))
     db_path = workdir / "bench.sqlite3"
     env = server_env(db_path)
-    if args.processes > 1:
-        env["REDIS_URL"] = args.redis_url
-        env["CHANNEL_LAYER_PREFIX"] = f"bench-{secrets.token_hex(4)}"
     seats = prepare(args.players, db_path, env)
     profile = os.environ.get("BENCH_PROFILE")  # write a cProfile of the server
     log = (workdir / "daphne.log").open("w")
-    if args.processes == 1:
-        port = free_port()
-        servers = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    *(["-m", "cProfile", "-o", profile] if profile else []),
-                    "-m",
-                    "daphne",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "-v",
-                    "0",  # no access log: it would cost the server time per request
-                    "azulsite.asgi:application",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-        ]
-    else:
-        # One listening socket per process on one port (azulsite/serve.py); the
-        # doorbells cross processes through Redis, as in production.
-        from azulsite import serve
-
-        listeners = serve.listening_sockets("127.0.0.1", 0, args.processes)
-        port = int(listeners[0].getsockname()[1])
-        servers = serve.start(
-            listeners,
-            env=env,
-            extra=["-v", "0"],
+    port = free_port()
+    servers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                *(["-m", "cProfile", "-o", profile] if profile else []),
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-v",
+                "0",  # no access log: it would cost the server time per request
+                "azulsite.asgi:application",
+            ],
             cwd=ROOT,
+            env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
         )
-        for listener in listeners:
-            listener.close()  # the children hold them
+    ]
     try:
         for _ in range(100):
             try:
@@ -491,12 +459,7 @@ def main() -> int:
         print(
             f"{args.players} players, {args.players // 2} two-player games, "
             f"{args.seconds:.0f} s measured after {args.warmup:.0f} s warm-up "
-            f"(Daphne, SQLite, "
-            + (
-                "one process, in-memory channel layer)"
-                if args.processes == 1
-                else f"{args.processes} processes on one port, Redis channel layer)"
-            )
+            "(Daphne, SQLite, one process, in-memory channel layer)"
         )
         print(f"moves/s      {len(moves) / args.seconds:8.1f}")
         print(
@@ -518,9 +481,13 @@ def main() -> int:
             print(f"move p95 / trivial p95 = {move_p95 / page_p95:.2f}")
         print(f"games finished {stats.games_finished}, errors {stats.errors}")
     finally:
-        from azulsite import serve
-
-        serve.stop(servers)
+        for server in servers:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        print(f"server log: {workdir / 'daphne.log'}")
     return 0
 
 

@@ -1,13 +1,17 @@
-"""WebSocket benchmark: latency from a move's POST to the doorbell on N sockets.
+"""WebSocket benchmark: doorbell latency from a move's POST to every watching page.
 
-Starts Daphne on a free port with a fresh SQLite database (or PostgreSQL/Redis
-from ``--database-url``/``--redis-url``), creates one two-player game, opens N
-sockets on its game page's doorbell (``/ws/games/<id>/``, as N watching browsers
-would), then plays ``--moves`` moves by POSTing the board's form one at a time.
-For every (move, socket) pair it records the time from just before the POST to
-the socket's message; prints p50/p99 of that, and of the POST itself. Usage:
+Shaped like correspondence play: one Daphne process (started the stock way,
+``daphne -b 127.0.0.1 -p PORT azulsite.asgi:application``) with ``--games``
+two-player games in progress, ``--watchers`` open game pages (``/ws/games/<id>/``)
+on each, then ``--moves`` moves POSTed one after another, each in a game picked at
+random. Every watcher of a game must get each of its doorbells. Prints p50/p99 of
+the time from just before the POST to each page's message, and the doorbells
+that never arrived. The pages live in ``--clients`` processes, as browsers would
+be on many machines. Usage:
 
-    .venv/bin/python bench/ws.py [--sockets 200] [--moves 40]
+    .venv/bin/python bench/ws.py                          # 500 games x 2 pages
+    .venv/bin/python bench/ws.py --games 1 --watchers 200 # one crowded game
+    .venv/bin/python bench/ws.py --redis-url redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
@@ -19,20 +23,22 @@ import sys
 if sys.path and sys.path[0] == __import__("os").path.dirname(__file__):
     sys.path.pop(0)
 
-import argparse
-import asyncio
-import json
-import multiprocessing
-import os
-import secrets
-import statistics
-import subprocess
-import tempfile
-import time
-import urllib.parse
-import urllib.request
-from multiprocessing.connection import Connection
-from pathlib import Path
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import json  # noqa: E402
+import multiprocessing  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import resource  # noqa: E402
+import secrets  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.parse  # noqa: E402
+import urllib.request  # noqa: E402
+from multiprocessing.connection import Connection  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -41,7 +47,17 @@ from bench.http import free_port, server_env  # noqa: E402
 CSRF = secrets.token_hex(16)
 
 
+def raise_open_files_limit() -> None:
+    """Sockets are files: lift the soft limit to the hard one (the server and
+    the client processes inherit it)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
 def percentiles(values: list[float]) -> str:
+    if len(values) < 2:
+        return "n/a"
     cuts = statistics.quantiles(values, n=100, method="inclusive")
     return (
         f"p50 {cuts[49] * 1000:6.1f} ms  p99 {cuts[98] * 1000:6.1f} ms  "
@@ -49,8 +65,8 @@ def percentiles(values: list[float]) -> str:
     )
 
 
-def prepare(env: dict[str, str]) -> tuple[int, dict[int, str]]:
-    """Migrate; create two players and their started game; a session for each."""
+def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]:
+    """Migrate; two players with ``games`` started games; a session for each."""
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=ROOT,
@@ -70,15 +86,18 @@ def prepare(env: dict[str, str]) -> tuple[int, dict[int, str]]:
 
     tag = secrets.token_hex(3)
     users = [User.objects.create_user(f"ws{tag}{n}", password=None) for n in (1, 2)]
-    game = services.game_create(
-        creator=users[0],
-        variant="classic",
-        players=2,
-        days_per_move=3,
-        rated=False,
-        invitees=[users[1]],
-    )
-    services.game_invitation_respond(game_id=game.pk, user=users[1], accept=True)
+    game_ids = []
+    for _ in range(games):
+        game = services.game_create(
+            creator=users[0],
+            variant="classic",
+            players=2,
+            days_per_move=3,
+            rated=False,
+            invitees=[users[1]],
+        )
+        services.game_invitation_respond(game_id=game.pk, user=users[1], accept=True)
+        game_ids.append(game.pk)
     sessions = {}
     for user in users:
         session = SessionStore()
@@ -87,19 +106,19 @@ def prepare(env: dict[str, str]) -> tuple[int, dict[int, str]]:
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         sessions[user.pk] = session.session_key
-    return game.pk, sessions
+    return game_ids, sessions
 
 
 def next_move(game_id: int, sessions: dict[int, str]) -> tuple[str, dict, int] | None:
-    """The session of the player to move and a legal move's form data."""
+    """The session of the player to move, a legal move's form data, the ply."""
     from games import selectors
     from games.models import Game
     from tests.games.helpers import move_post_data
 
-    game = Game.objects.get(pk=game_id)
+    game = selectors.game_get(game_id=game_id)
     if game.status != Game.Status.ACTIVE:
         return None
-    user_id = game.seats.get(number=game.seat_to_move).user_id
+    user_id = game.seats.all()[game.seat_to_move].user_id
     move = selectors.game_engine(game).legal_moves()[0]
     return sessions[user_id], move_post_data(move, game.ply), game.ply
 
@@ -120,122 +139,132 @@ def post(port: int, game_id: int, session: str, data: dict) -> int:
         return int(response.status)
 
 
-async def listen(port: int, game_id: int, count: int, conn: Connection) -> None:
-    """One client process: ``count`` sockets; reports each ply's arrival times.
-
-    A ply is reported (``(ply, [monotonic times])``) once every socket of this
-    process has its message. Several such processes share the 200 sockets, as 200
-    browsers would be on 200 machines: one Python process parsing every frame
-    would measure its own queue, not the server.
-    """
+async def pages(port: int, game_ids: list[int], conn: Connection) -> None:
+    """One client process: a page's socket for each of ``game_ids`` (a game
+    appears once per watcher). Records ``(game, ply, arrival)`` for every
+    doorbell after the hello, and sends them all when told to stop."""
     from websockets.asyncio.client import connect
 
-    url = f"ws://127.0.0.1:{port}/ws/games/{game_id}/"
     origin = f"http://127.0.0.1:{port}"
-    arrivals: dict[int, list[float]] = {}
+    arrivals: list[tuple[int, int, float]] = []
+    closed = 0
 
-    async def receive(ws) -> None:
-        async for raw in ws:
-            now = time.monotonic()
-            ply = json.loads(raw)["ply"]
-            times = arrivals.setdefault(ply, [])
-            times.append(now)
-            if len(times) == count:
-                conn.send((ply, arrivals.pop(ply)))
+    async def page(game_id: int) -> None:
+        nonlocal closed
+        url = f"ws://127.0.0.1:{port}/ws/games/{game_id}/"
+        async with connect(url, origin=origin, open_timeout=60) as ws:
+            await ws.recv()  # the hello: the current ply
+            ready.append(game_id)
+            async for raw in ws:
+                arrivals.append((game_id, json.loads(raw)["ply"], time.monotonic()))
+        closed += 1
 
-    sockets = [
-        await connect(url, origin=origin, open_timeout=30, max_queue=None)
-        for _ in range(count)
-    ]
-    tasks = [asyncio.create_task(receive(ws)) for ws in sockets]
-    await asyncio.sleep(1.0)  # the hello messages (current ply) arrive and pass
+    ready: list[int] = []
+    tasks = []
+    for start in range(0, len(game_ids), 50):  # handshakes in batches
+        tasks += [asyncio.create_task(page(g)) for g in game_ids[start : start + 50]]
+        while len(ready) < len(tasks):
+            await asyncio.sleep(0.01)
+            for task in tasks:
+                if task.done() and task.exception():
+                    raise task.exception()  # type: ignore[misc]
     conn.send("ready")
     while not conn.poll():
         await asyncio.sleep(0.05)
+    conn.send((arrivals, closed))
     for task in tasks:
         task.cancel()
-    for ws in sockets:
-        await ws.close()
 
 
-def listener_process(port: int, game_id: int, count: int, conn: Connection) -> None:
-    asyncio.run(listen(port, game_id, count, conn))
+def client_process(port: int, game_ids: list[int], conn: Connection) -> None:
+    asyncio.run(pages(port, game_ids, conn))
 
 
-def run(port: int, game_id: int, sessions: dict[int, str], args) -> None:
-    """Open the sockets in ``--clients`` processes, then play and time the moves."""
+def run(port: int, game_ids: list[int], sessions: dict[int, str], args) -> None:
+    """Open the pages in ``--clients`` processes, then play and time the moves."""
     from django.db import connections
 
     connections.close_all()  # no database connection crosses the fork
+    watched = [g for g in game_ids for _ in range(args.watchers)]
+    random.Random(1).shuffle(watched)
     context = multiprocessing.get_context("fork")
-    shares = [
-        args.sockets // args.clients + (1 if i < args.sockets % args.clients else 0)
-        for i in range(args.clients)
-    ]
-    pipes = []
-    workers = []
-    for share in shares:
+    pipes, workers = [], []
+    for index in range(args.clients):
         ours, theirs = context.Pipe()
+        share = watched[index :: args.clients]
         worker = context.Process(
-            target=listener_process, args=(port, game_id, share, theirs), daemon=True
+            target=client_process, args=(port, share, theirs), daemon=True
         )
         worker.start()
         pipes.append(ours)
         workers.append(worker)
+    opening = time.monotonic()
     for conn in pipes:
-        while True:  # the hello messages' reports come first
-            if not conn.poll(120):
-                raise SystemExit("a client process did not connect its sockets")
-            if conn.recv() == "ready":
-                break
+        if not conn.poll(300) or conn.recv() != "ready":
+            raise SystemExit("a client process did not open its pages")
+    print(f"{len(watched)} pages open in {time.monotonic() - opening:.1f} s")
 
-    latencies: list[float] = []
+    rng = random.Random(2)
+    rung: list[tuple[int, int, float]] = []  # (game, new ply, POST start)
     post_times: list[float] = []
     for _ in range(args.moves):
+        game_id = rng.choice(game_ids)
         step = next_move(game_id, sessions)
         if step is None:
-            break
+            continue
         session, data, ply = step
         start = time.monotonic()
         status = post(port, game_id, session, data)
         post_times.append(time.monotonic() - start)
         if status != 200:
             raise SystemExit(f"move POST answered {status}")
-        for conn, share in zip(pipes, shares, strict=True):
-            while True:
-                if not conn.poll(10):
-                    print(f"warning: {share} sockets missed ply {ply + 1}")
-                    break
-                got_ply, times = conn.recv()
-                if got_ply > ply:
-                    latencies.extend(t - start for t in times)
-                    break
+        from games.models import Game
+
+        new_ply = Game.objects.values_list("ply", flat=True).get(pk=game_id)
+        rung.append((game_id, new_ply, start))
         time.sleep(args.pause)
+    time.sleep(2)  # the last doorbells arrive
+    arrivals: dict[tuple[int, int], list[float]] = {}
+    closed = 0
     for conn in pipes:
         conn.send("stop")
+        theirs, their_closed = conn.recv()
+        closed += their_closed
+        for game_id, ply, at in theirs:
+            arrivals.setdefault((game_id, ply), []).append(at)
     for worker in workers:
         worker.join(timeout=10)
+    latencies: list[float] = []
+    missed = 0
+    for game_id, ply, start in rung:
+        times = arrivals.get((game_id, ply), [])
+        latencies.extend(at - start for at in times)
+        missed += max(0, args.watchers - len(times))
     print(
-        f"{args.sockets} sockets on one game in {args.clients} client processes, "
-        f"{len(post_times)} moves (Daphne, one process, "
+        f"{len(game_ids)} games x {args.watchers} watchers = {len(watched)} pages, "
+        f"{len(rung)} moves (one Daphne process, "
         f"{'Redis' if args.redis_url else 'in-memory'} channel layer, "
         f"{'PostgreSQL' if args.database_url else 'SQLite'})"
     )
     print(f"move POST            {percentiles(post_times)}")
-    print(f"POST -> socket msg   {percentiles(latencies)}")
+    print(f"POST -> page         {percentiles(latencies)}")
+    print(
+        f"doorbells expected {len(rung) * args.watchers}, missed {missed}; "
+        f"pages closed by the server {closed}"
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sockets", type=int, default=200)
-    parser.add_argument("--moves", type=int, default=40)
-    parser.add_argument("--pause", type=float, default=0.05)
-    parser.add_argument(
-        "--clients", type=int, default=4, help="client processes sharing the sockets"
-    )
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--watchers", type=int, default=2, help="open pages a game")
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--pause", type=float, default=0.05, help="between moves")
+    parser.add_argument("--clients", type=int, default=4, help="client processes")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--redis-url", default="")
     args = parser.parse_args()
+    raise_open_files_limit()
     with tempfile.TemporaryDirectory() as tmp:
         env = server_env(Path(tmp) / "bench.sqlite3")
         env["DEADLINE_LOOP_SECONDS"] = "0"
@@ -244,21 +273,11 @@ def main() -> int:
         if args.redis_url:
             env["REDIS_URL"] = args.redis_url
             env["CHANNEL_LAYER_PREFIX"] = f"bench-{secrets.token_hex(4)}"
-        game_id, sessions = prepare(env)
+        game_ids, sessions = prepare(env, args.games)
         port = free_port()
         server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-v",
-                "0",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-            ]
-            + ["azulsite.asgi:application"],
+            [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1"]
+            + ["-p", str(port), "azulsite.asgi:application"],
             cwd=ROOT,
             env=env,
         )
@@ -271,7 +290,7 @@ def main() -> int:
                     break
                 except OSError:
                     time.sleep(0.1)
-            run(port, game_id, sessions, args)
+            run(port, game_ids, sessions, args)
         finally:
             server.terminate()
             server.wait(timeout=10)
