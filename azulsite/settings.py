@@ -200,19 +200,20 @@ WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 # a process of its own), else Channels' in-memory layer (one server process).
 #
 # Timeouts, chosen together:
-# - Daphne closes every WebSocket after ``--websocket_timeout`` seconds (3600 in
-#   deploy/ and the README's run command). A correspondence page may stay open for
-#   days; it reconnects at once (static/js/live.js) and the game socket's first
-#   message, the current ply, makes it refetch whatever it missed.
+# - Daphne closes every WebSocket after ``--websocket_timeout`` seconds (24 h by
+#   default; 3600 in deploy/, so sockets spread again over the processes after a
+#   restart). A correspondence page may stay open for days; it reconnects at once
+#   (static/js/live.js) and the game socket's first message, the current ply,
+#   makes it refetch whatever it missed.
 # - A group membership expires after CHANNEL_GROUP_EXPIRY seconds. It must outlive
-#   the socket (twice Daphne's timeout here), or an open page would stop hearing
-#   its doorbell; and it drops the members that a killed server process never
-#   discarded after 2 h instead of Channels' default 24 h.
+#   the socket, or an open page would stop hearing its doorbell: 25 h, longer
+#   than Daphne's default, so no command line can get this wrong. It also bounds
+#   how long the members that a killed server process never discarded linger.
 # - With Redis, the layer waits up to 5 s for a message (channels_redis blocks on
 #   BZPOPMIN for 5 s); redis-py 8 also times reads out after 5 s by default, which
 #   killed every idle socket (django/channels_redis#422). A 15 s read timeout
 #   never fires while Redis answers, and still notices a dead Redis.
-CHANNEL_GROUP_EXPIRY = int(os.environ.get("CHANNEL_GROUP_EXPIRY") or 7200)
+CHANNEL_GROUP_EXPIRY = int(os.environ.get("CHANNEL_GROUP_EXPIRY") or 25 * 3600)
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {

@@ -61,6 +61,11 @@ def test_daphne_reads_proxy_headers_and_sockets_outlive_no_timeout():
         websocket_timeout = int(argv[argv.index("--websocket_timeout") + 1])
         # A group membership outlives the socket it was made for (settings).
         assert 0 < websocket_timeout < settings.CHANNEL_GROUP_EXPIRY
+    # So does Daphne's default (a command line without the option).
+    from daphne.cli import CommandLineInterface
+
+    default = CommandLineInterface().parser.get_default("websocket_timeout")
+    assert default < settings.CHANNEL_GROUP_EXPIRY
     # nginx never closes an open socket: Daphne pings each one every 20 s.
     assert _seconds("proxy_read_timeout", _location("/ws/")) > 20
 
