@@ -21,6 +21,8 @@ from . import selectors, services
 from .families import family_for
 from .forms import ArchiveFilterForm, RecordImportForm
 from .models import FAMILY_VARIANTS, Family, Game
+from .ratings import PROVISIONAL_GAMES
+from .requests import HtmxHttpRequest, SignedInHttpRequest
 
 ARCHIVE_PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
@@ -90,7 +92,7 @@ def _game_or_404(pk: int) -> Game:
 
 
 @require_GET
-def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
+def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Any position of a started game: ``?ply=N`` (default: the last)."""
     game = _game_or_404(pk)
     if game.first_seat is None:
@@ -117,7 +119,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def game_import(request: HttpRequest) -> HttpResponse:
+def game_import(request: SignedInHttpRequest) -> HttpResponse:
     form = RecordImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["record"]
@@ -158,7 +160,7 @@ def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
             "rows": [(first_rank + i, stats) for i, stats in enumerate(rows)],
             "page": page,
             "has_next": has_next,
-            "min_games": selectors.PROVISIONAL_GAMES,
+            "min_games": PROVISIONAL_GAMES,
             "days": selectors.LEADERBOARD_DAYS,
         },
     )

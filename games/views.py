@@ -26,6 +26,7 @@ from .families import family_for
 from .forms import GameCreateForm
 from .game_log import game_log
 from .models import Game
+from .requests import HtmxHttpRequest, SignedInHttpRequest
 from .statistics import game_statistics
 
 
@@ -48,7 +49,9 @@ def _viewer_seat(game: Game, request: HttpRequest) -> int | None:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
-        "open_games": selectors.game_list_open(user=request.user)
+        "open_games": selectors.game_list_open(
+            user=request.user if request.user.is_authenticated else None
+        )
     }
     if request.user.is_authenticated:
         user = request.user
@@ -62,7 +65,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def game_new(request: HttpRequest) -> HttpResponse:
+def game_new(request: SignedInHttpRequest) -> HttpResponse:
     form = GameCreateForm(request.POST or None, creator=request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -84,7 +87,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 
 def _board_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     engine: EngineGame | None = None,
     *,
@@ -146,13 +149,13 @@ def _board_response(
 
 
 @require_GET
-def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _board_response(request, _game_or_404(pk))
 
 
 @login_required
 @require_POST
-def game_move(request: HttpRequest, pk: int) -> HttpResponse:
+def game_move(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     variant = selectors.game_variant(game_id=pk)
     if variant is None:
         raise Http404(_("No such game."))
@@ -162,7 +165,7 @@ def game_move(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         errors = form.non_field_errors()
         error = (
-            errors[0]
+            str(errors[0])
             if errors
             else _("That move could not be read; please choose again.")
         )
@@ -199,7 +202,7 @@ def _lobby_action(
 
 @login_required
 @require_POST
-def game_join(request: HttpRequest, pk: int) -> HttpResponse:
+def game_join(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(
         request,
         pk,
@@ -210,7 +213,7 @@ def game_join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_accept(request: HttpRequest, pk: int) -> HttpResponse:
+def game_accept(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(
         request,
         pk,
@@ -223,7 +226,7 @@ def game_accept(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
+def game_decline(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     try:
         services.game_invitation_respond(game_id=pk, user=request.user, accept=False)
     except services.GameActionError as error:
@@ -235,7 +238,7 @@ def game_decline(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def game_cancel(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(
         request,
         pk,
@@ -246,7 +249,7 @@ def game_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
+def game_resign(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     error = ""
     try:
         services.game_resign(game_id=pk, user=request.user)
@@ -263,7 +266,7 @@ def game_resign(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def turn_badge(request: HttpRequest) -> HttpResponse:
+def turn_badge(request: SignedInHttpRequest) -> HttpResponse:
     """The "your move" badge; with ``?game=<id>``, a toast if it is your move there.
 
     The per-user socket only rings; the page fetches this to learn what changed.

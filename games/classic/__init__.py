@@ -22,10 +22,10 @@ from .forms import ClassicMoveForm
 
 
 class ClassicFamily:
-    name = "classic"
-    variants = ("classic", "classic-grey")
-    position_template = "games/classic/_position.html"
-    live_template = "games/classic/_live.html"
+    name: str = "classic"
+    variants: tuple[str, ...] = ("classic", "classic-grey")
+    position_template: str = "games/classic/_position.html"
+    live_template: str = "games/classic/_live.html"
 
     def move_form(self, data: Mapping[str, Any] | None = None) -> ClassicMoveForm:
         return ClassicMoveForm(data)

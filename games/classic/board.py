@@ -28,6 +28,7 @@ from games.engine.classic import (
     PHASE_TILING,
     ClassicGame,
     Take,
+    WallPlacement,
 )
 from games.engine.common import CENTER
 
@@ -227,7 +228,7 @@ def live_context(
         selected = parse_group(query.get("group"))
         if selected not in by_group:
             selected = None
-        overflows = set()
+        overflows: set[int] = set()
         for group in _all_groups(position):
             key = (group["source"], COLOURS.index(group["colour"]))
             lines = by_group.get(key)
@@ -281,7 +282,11 @@ def live_context(
             board["prompt"] = _("Choose tiles from a factory or the centre.")
     if tiling and mine is not None and engine.pending_wall is not None:
         line = engine.pending_wall[1]
-        columns = [move.column for move in engine.legal_moves()]
+        columns = [
+            move.column
+            for move in engine.legal_moves()
+            if isinstance(move, WallPlacement)
+        ]
         board["wall_choice"] = {"line": line, "number": line + 1, "columns": columns}
         board["prompt"] = _("Choose the wall column for the tile of line %(line)s.") % {
             "line": line + 1
