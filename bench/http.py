@@ -118,7 +118,11 @@ class Client:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
     def request(
-        self, method: str, path: str, data: dict[str, str] | None = None, htmx=False
+        self,
+        method: str,
+        path: str,
+        data: dict[str, str] | None = None,
+        htmx: bool = False,
     ) -> tuple[int, str, dict[str, str]]:
         headers = {"Cookie": self.cookie, "Host": f"127.0.0.1:{self.port}"}
         body = None
@@ -287,7 +291,7 @@ def new_game(
     with pair["cond"]:  # type: ignore[attr-defined]
         while pair["game"] == finished and not stop.is_set():
             pair["cond"].wait(timeout=0.2)  # type: ignore[attr-defined]
-        new_id = int(pair["game"])  # type: ignore[arg-type]
+        new_id = int(pair["game"])  # type: ignore[call-overload]
     if new_id == finished:
         return
     client.request("POST", f"/games/{new_id}/accept/", {})

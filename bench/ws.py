@@ -105,7 +105,7 @@ def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]
         session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
-        sessions[user.pk] = session.session_key
+        sessions[user.pk] = str(session.session_key)
     return game_ids, sessions
 
 
@@ -118,7 +118,9 @@ def next_move(game_id: int, sessions: dict[int, str]) -> tuple[str, dict, int] |
     game = selectors.game_get(game_id=game_id)
     if game.status != Game.Status.ACTIVE:
         return None
+    assert game.seat_to_move is not None
     user_id = game.seats.all()[game.seat_to_move].user_id
+    assert user_id is not None
     move = selectors.game_engine(game).legal_moves()[0]
     return sessions[user_id], move_post_data(move, game.ply), game.ply
 
@@ -144,8 +146,9 @@ async def pages(port: int, game_ids: list[int], conn: Connection) -> None:
     appears once per watcher). Records ``(game, ply, arrival)`` for every
     doorbell after the hello, and sends them all when told to stop."""
     from websockets.asyncio.client import connect
+    from websockets.typing import Origin
 
-    origin = f"http://127.0.0.1:{port}"
+    origin = Origin(f"http://127.0.0.1:{port}")
     arrivals: list[tuple[int, int, float]] = []
     closed = 0
 
@@ -180,7 +183,9 @@ def client_process(port: int, game_ids: list[int], conn: Connection) -> None:
     asyncio.run(pages(port, game_ids, conn))
 
 
-def run(port: int, game_ids: list[int], sessions: dict[int, str], args) -> None:
+def run(
+    port: int, game_ids: list[int], sessions: dict[int, str], args: argparse.Namespace
+) -> None:
     """Open the pages in ``--clients`` processes, then play and time the moves."""
     from django.db import connections
 
