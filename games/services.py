@@ -25,7 +25,7 @@ from games.engine.common import EngineError, RecordError
 from games.engine.common import Game as EngineGame
 
 from . import clock, notifications
-from .engine_errors import engine_error_message
+from .families import family_for
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
 from .selectors import game_engine, seats_with_users
@@ -292,6 +292,17 @@ def _notify_after_commit(game: Game, users: Mapping[int, int | None]) -> None:
     )
 
 
+# What a move changes on a game that goes on.
+_MOVE_FIELDS = [
+    "ply",
+    "state",
+    "seat_to_move",
+    "turn_deadline",
+    "reminder_sent_at",
+    "turn_email_sent",
+]
+
+
 class PlayedMove(NamedTuple):
     """What a move leaves: the game (its seats prefetched and current, final
     ranks and scores included) and the engine after it."""
@@ -338,10 +349,11 @@ def game_play_move(
                 engine.apply_event({**move, "seat": seat})
             except EngineError as error:
                 raise GameActionError(
-                    engine_error_message(error, variant=game.variant), error.code
+                    family_for(game.variant).error_message(error), error.code
                 ) from None
             _append_events(game, engine, events, rng=_system_rng(), seats=seat_rows)
-            game.save()
+            # game_finish changes more fields when the move ended the game.
+            game.save(update_fields=_MOVE_FIELDS if game.status == "active" else None)
     except IntegrityError:
         # Another request appended the same ply first (SQLite's only guard).
         raise GameActionError(
