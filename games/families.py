@@ -97,6 +97,10 @@ class GameFamily(Protocol):
         """A player's translated wording of an engine refusal."""
         ...
 
+    def statistics(self, engine: EngineGame) -> list[tuple[str, list[Any]]]:
+        """End-of-game statistics: rows of a label and a value per seat."""
+        ...
+
 
 # The registry.
 

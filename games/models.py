@@ -161,11 +161,6 @@ class Game(models.Model):
         return f"#{self.pk} {self.get_variant_display()}"
 
     @property
-    def is_pavilion(self) -> bool:
-        """Summer Pavilion (either side): its own board, forms and move log."""
-        return self.variant.startswith("pavilion")
-
-    @property
     def cached_events(self) -> list[dict[str, Any]]:
         events = self.state.get("events", []) if isinstance(self.state, dict) else []
         return list(events)

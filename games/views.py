@@ -27,7 +27,6 @@ from .forms import GameCreateForm
 from .game_log import game_log
 from .models import Game
 from .requests import HtmxHttpRequest, SignedInHttpRequest
-from .statistics import game_statistics
 
 
 def _game_or_404(pk: int) -> Game:
@@ -141,7 +140,7 @@ def _board_response(
         ],
     )
     if game.status == Game.Status.FINISHED:
-        context["statistics"] = game_statistics(engine=engine, names=names)
+        context["statistics"] = {"names": names, "rows": family.statistics(engine)}
     template = "games/game_detail.html"
     if request.htmx:
         template += "#board"

@@ -17,7 +17,7 @@ from typing import Any
 from games.engine.classic import ClassicGame
 from games.engine.common import EngineError
 
-from . import board, words
+from . import board, statistics, words
 from .forms import ClassicMoveForm
 
 
@@ -55,6 +55,9 @@ class ClassicFamily:
 
     def error_message(self, error: EngineError) -> str:
         return words.error_message(error)
+
+    def statistics(self, engine: Any) -> list[tuple[str, list[Any]]]:
+        return statistics.statistics(_classic(engine))
 
 
 def _classic(engine: Any) -> ClassicGame:

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.engine.common import EngineError
 
-from . import board, words
+from . import board, statistics, words
 from .forms import PavilionMoveForm
 
 
@@ -49,6 +49,9 @@ class PavilionFamily:
 
     def error_message(self, error: EngineError) -> str:
         return words.error_message(error)
+
+    def statistics(self, engine: Any) -> list[tuple[str, list[Any]]]:
+        return statistics.statistics(engine)
 
 
 FAMILY = PavilionFamily()
