@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from games import selectors
-from games.charts import rating_chart_svg
+from games.charts import rating_chart
 from games.models import Family
 
 from .forms import EmailPreferencesForm, SignUpForm, VacationForm
@@ -68,11 +68,7 @@ def _family_summaries(player: User) -> list[dict[str, Any]]:
                 "family": family,
                 "label": label,
                 "stats": stats[family],
-                "chart": rating_chart_svg(
-                    [change.ordinal for change in history],
-                    title=_("Rating history: %(game)s") % {"game": label},
-                    chart_id=f"chart-{family}",
-                ),
+                "chart": rating_chart([change.ordinal for change in history]),
             }
         )
     return summaries

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from io import StringIO
 
@@ -310,8 +311,11 @@ def test_profile_shows_rating_chart_and_totals(filled, client):
     response = client.get(reverse("profile", args=[stats.user.username]))
     html = response.content.decode()
     assert response.status_code == 200
-    assert "<svg" in html and "<polyline" in html
-    assert f"{stats.ordinal:.1f}" in html
+    # One point of the chart per rated game, the last at the current rating.
+    chart = html[html.index(f'id="chart-{stats.family}-t"') :]
+    points = re.search(r'<polyline points="([^"]+)"', chart).group(1).split()
+    assert len(points) == stats.rated_games
+    assert re.search(f"to {stats.ordinal:.1f}</desc>", chart)
     assert reverse("games:archive") + f"?player={stats.user.username}" in html
 
 
