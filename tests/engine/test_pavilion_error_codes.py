@@ -1,6 +1,6 @@
 """Every Summer Pavilion refusal carries a stable code and the params to word it.
 
-The site words refusals from ``code`` and ``params`` (``games/pavilion_errors.py``),
+The site words refusals from ``code`` and ``params`` (``games/pavilion/words.py``),
 never from the English message, so each refusal the engine can raise is driven here
 and its code, params and (unchanged) English message are checked; a source walk
 makes sure no ``IllegalMoveError``/``InvalidMoveError`` is raised without a code.
