@@ -1,6 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from games import converters  # noqa: F401  registers <username:...>
+
 from . import views
 from .forms import PasswordResetForm
 
@@ -14,7 +16,7 @@ urlpatterns = [
         auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
         name="password_reset",
     ),
-    path("players/<str:username>/", views.profile, name="profile"),
+    path("players/<username:username>/", views.profile, name="profile"),
     # login, logout, password_change, password_reset...: contrib.auth's views.
     path("", include("django.contrib.auth.urls")),
 ]

@@ -4,7 +4,9 @@
 which, like the page, is public. On connect it sends the current ply and status so
 a page that reconnects after a drop catches up by refetching its board.
 ``UserConsumer`` (``/ws/user/``) needs a signed-in user and rings on every page
-they have open when one of their games changes.
+they have open when one of their games changes. Clients have nothing to say on
+either: every frame they send (text, JSON or not, or binary) is ignored. Any other
+``/ws/`` path is refused at the handshake (``NoSuchSocket``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import (
+    AsyncJsonWebsocketConsumer,
+    AsyncWebsocketConsumer,
+)
 
 from . import notifications, selectors
 
@@ -20,7 +25,26 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORISED = 4401
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class Doorbell(AsyncJsonWebsocketConsumer):
+    """Sends JSON; ignores whatever the client sends (moves go through the POST)."""
+
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """Not parsed at all: a non-JSON or binary frame is no error."""
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Every path the routes do not know: refuse the handshake (HTTP 403)."""
+
+    async def connect(self) -> None:
+        await self.close()
+
+
+class GameConsumer(Doorbell):
     group = ""
 
     async def connect(self) -> None:
@@ -41,16 +65,13 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Clients have nothing to say; moves go through the normal POST."""
-
     async def game_updated(self, event: dict[str, Any]) -> None:
         await self.send_json(
             {"type": "game", "ply": event["ply"], "status": event["status"]}
         )
 
 
-class UserConsumer(AsyncJsonWebsocketConsumer):
+class UserConsumer(Doorbell):
     group = ""
 
     async def connect(self) -> None:
@@ -65,9 +86,6 @@ class UserConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Nothing to receive."""
 
     async def user_updated(self, event: dict[str, Any]) -> None:
         await self.send_json(

@@ -6,11 +6,16 @@ middleware, so ``scope["user"]`` is set on both.
 
 from typing import Any
 
-from django.urls import path
+from django.urls import path, re_path
 
-from . import consumers
+from . import (
+    consumers,
+    converters,  # noqa: F401  registers <game_id:...>
+)
 
 websocket_urlpatterns: list[Any] = [
-    path("ws/games/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/games/<game_id:game_id>/", consumers.GameConsumer.as_asgi()),
     path("ws/user/", consumers.UserConsumer.as_asgi()),
+    # Anything else: the handshake is refused (403), not a routing error.
+    re_path(r"", consumers.NoSuchSocket.as_asgi()),
 ]

@@ -1,21 +1,25 @@
 from django.urls import path
 
-from . import history_views, views
+from . import (
+    converters,  # noqa: F401  registers <game_id:...>
+    history_views,
+    views,
+)
 
 app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/your-move/", views.turn_badge, name="turn_badge"),
     path("games/new/", views.game_new, name="new"),
-    path("games/<int:pk>/", views.game_detail, name="detail"),
-    path("games/<int:pk>/move/", views.game_move, name="move"),
-    path("games/<int:pk>/join/", views.game_join, name="join"),
-    path("games/<int:pk>/accept/", views.game_accept, name="accept"),
-    path("games/<int:pk>/decline/", views.game_decline, name="decline"),
-    path("games/<int:pk>/cancel/", views.game_cancel, name="cancel"),
-    path("games/<int:pk>/resign/", views.game_resign, name="resign"),
-    path("games/<int:pk>/record.json", views.game_record, name="record"),
-    path("games/<int:pk>/replay/", history_views.game_replay, name="replay"),
+    path("games/<game_id:pk>/", views.game_detail, name="detail"),
+    path("games/<game_id:pk>/move/", views.game_move, name="move"),
+    path("games/<game_id:pk>/join/", views.game_join, name="join"),
+    path("games/<game_id:pk>/accept/", views.game_accept, name="accept"),
+    path("games/<game_id:pk>/decline/", views.game_decline, name="decline"),
+    path("games/<game_id:pk>/cancel/", views.game_cancel, name="cancel"),
+    path("games/<game_id:pk>/resign/", views.game_resign, name="resign"),
+    path("games/<game_id:pk>/record.json", views.game_record, name="record"),
+    path("games/<game_id:pk>/replay/", history_views.game_replay, name="replay"),
     path("games/archive/", history_views.game_archive, name="archive"),
     path("games/import/", history_views.game_import, name="import"),
     path("leaderboard/<str:family>/", history_views.leaderboard, name="leaderboard"),
