@@ -1,19 +1,71 @@
-"""Forms: create a game, filter the archive, import a record.
+"""Forms: create a game, filter the archive, import a record; query numbers.
 
 Each game family's move form lives in its package (``games/classic/forms.py``).
+Every number or date read from a query string is parsed here, by a Django form
+field: ``str.isdigit()`` accepts ``"²"`` and ``int()`` refuses 5,000 digits, so
+hand parsing in a view fails with a server error on odd input.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
+from .converters import MAX_ID
 from .models import DAYS_PER_MOVE, FAMILY_VARIANTS, Family, Variant
+
+
+def query_int(
+    query: Mapping[str, str],
+    name: str,
+    *,
+    default: int,
+    min_value: int,
+    max_value: int,
+) -> int:
+    """``query[name]`` as a whole number in ``min_value..max_value``; ``default``
+    when it is missing or is anything else."""
+    field = forms.IntegerField(min_value=min_value, max_value=max_value, required=False)
+    try:
+        value = field.clean(query.get(name))
+    except ValidationError:
+        return default
+    return default if value is None else int(value)
+
+
+def page_number(query: Mapping[str, str]) -> int:
+    """``?page=N`` of a paginated list (1 when missing or not a page number)."""
+    return query_int(query, "page", default=1, min_value=1, max_value=100_000)
+
+
+def game_id(query: Mapping[str, str], name: str = "game") -> int | None:
+    """``?game=<id>``: an id a game row can have, else None."""
+    value = query_int(query, name, default=0, min_value=1, max_value=MAX_ID)
+    return value or None
+
+
+BOARD_QUERY_MAX = 40
+
+
+def board_query(query: Mapping[str, str]) -> dict[str, str]:
+    """The picks of a board's GET forms (``?group=3:red``, ``?space=red-2``…) for
+    the family's ``live_context``: only short printable ASCII values, so a family
+    reading digits with ``str.isdigit()`` never meets ``"²"`` or 5,000 digits.
+    Anything else is dropped, as if not picked."""
+    return {
+        key: value
+        for key, value in query.items()
+        if len(value) <= BOARD_QUERY_MAX and value.isascii() and value.isprintable()
+    }
 
 
 class GameCreateForm(forms.Form):
@@ -84,6 +136,10 @@ def _variant_filter_choices() -> list[tuple[str, Any]]:
     return choices
 
 
+FIRST_DAY = date(1900, 1, 1)
+LAST_DAY = date(9000, 12, 31)
+
+
 class ArchiveFilterForm(forms.Form):
     """The archive's filters, from the query string; an invalid value is ignored
     (with the form's error shown) rather than failing the page."""
@@ -104,11 +160,18 @@ class ArchiveFilterForm(forms.Form):
         choices=[("", _("Rated or not")), ("yes", _("Rated")), ("no", _("Unrated"))],
         required=False,
     )
+    # Bounded: the archive adds a day to "To", and 9999-12-31 + 1 day overflows.
     since = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("From"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
     )
     until = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=_("To"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
     )
     show = forms.ChoiceField(
         label=_("Show"),

@@ -19,18 +19,13 @@ from django.views.decorators.http import require_GET
 from . import replay as replays
 from . import selectors, services
 from .families import family_for
-from .forms import ArchiveFilterForm, RecordImportForm
+from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
 from .models import FAMILY_VARIANTS, Family, Game
 from .ratings import PROVISIONAL_GAMES
 from .requests import HtmxHttpRequest, SignedInHttpRequest
 
 ARCHIVE_PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
-
-
-def _page_number(request: HttpRequest) -> int:
-    value = request.GET.get("page", "1")
-    return max(1, min(int(value), 100_000)) if value.isdigit() else 1
 
 
 def _page(items: Any, page: int, size: int) -> tuple[list[Any], bool]:
@@ -66,7 +61,7 @@ def game_archive(request: HttpRequest) -> HttpResponse:
         ongoing=data.get("show") == "ongoing",
         imported=data.get("show") == "imported",
     )
-    page = _page_number(request)
+    page = page_number(request.GET)
     games, has_next = _page(
         selectors.game_archive(filters=filters), page, ARCHIVE_PAGE_SIZE
     )
@@ -98,8 +93,9 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if game.first_seat is None:
         raise Http404(_("This game has not started."))
     events = list(selectors.game_moves(game=game).values_list("event", flat=True))
-    value = request.GET.get("ply", "")
-    ply = int(value) if value.isdigit() else len(events)
+    ply = query_int(
+        request.GET, "ply", default=len(events), min_value=0, max_value=len(events)
+    )
     replay = replays.game_replay(game=game, events=events, ply=ply)
     family = family_for(game.variant)
     context = {
@@ -145,7 +141,7 @@ def _family_or_404(family: str) -> str:
 @require_GET
 def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
     family = _family_or_404(family)
-    page = _page_number(request)
+    page = page_number(request.GET)
     rows, has_next = _page(
         selectors.leaderboard(family=family), page, LEADERBOARD_PAGE_SIZE
     )
@@ -169,8 +165,7 @@ def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
 @require_GET
 def high_scores(request: HttpRequest, family: str) -> HttpResponse:
     family = _family_or_404(family)
-    value = request.GET.get("players", "2")
-    players = int(value) if value in ("2", "3", "4") else 2
+    players = query_int(request.GET, "players", default=2, min_value=2, max_value=4)
     return render(
         request,
         "games/high_scores.html",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, NamedTuple
@@ -590,6 +591,15 @@ RECORD_MAX_BYTES = 1_000_000
 """Largest record file accepted (a long 4-player game is ~15 kB)."""
 
 
+def _record_name(name: str) -> str:
+    """A record's player name as a seat may store it: no control characters
+    (PostgreSQL refuses ``\\u0000``) and no lone surrogates (no database can
+    encode them), trimmed to 60 characters."""
+    return "".join(
+        char for char in name if unicodedata.category(char) not in ("Cc", "Cs")
+    ).strip()[:60]
+
+
 def game_import(*, uploader: User, data: bytes | str) -> Game:
     """Store an uploaded record (``spec/record.md``) as an unrated imported game.
 
@@ -632,7 +642,7 @@ def game_import(*, uploader: User, data: bytes | str) -> Game:
                 number=number,
                 invite_status=Seat.Invite.IMPORTED,
                 display_name=(
-                    name.strip()[:60] or _("Player %(n)s") % {"n": number + 1}
+                    _record_name(name) or _("Player %(n)s") % {"n": number + 1}
                 ),
                 score=outcome.scores[number] if outcome else None,
                 rank=outcome.ranks[number] if outcome else None,

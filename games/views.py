@@ -23,7 +23,8 @@ from games.engine.common import Game as EngineGame
 
 from . import selectors, services
 from .families import family_for
-from .forms import GameCreateForm
+from .forms import GameCreateForm, board_query
+from .forms import game_id as query_game_id
 from .game_log import game_log
 from .models import Game
 from .requests import HtmxHttpRequest, SignedInHttpRequest
@@ -113,7 +114,7 @@ def _board_response(
         names=names,
         viewer_seat=viewer_seat,
         active=active,
-        query=request.GET if request.method == "GET" else {},
+        query=board_query(request.GET) if request.method == "GET" else {},
     )
     board["log"] = game_log(
         game=game, engine=engine, family=family, seats=seat_rows, names=names
@@ -145,6 +146,14 @@ def _board_response(
     if request.htmx:
         template += "#board"
     return render(request, template, context)
+
+
+def _action_answer(request: HtmxHttpRequest, game: Game, error: str) -> HttpResponse:
+    """An HTMX action's answer: the board with ``error``; for a game that never
+    started (no board to draw), the board frame with only the refusal."""
+    if game.first_seat is None:
+        return render(request, "games/_not_started.html", {"game": game})
+    return _board_response(request, game, error=error)
 
 
 @require_GET
@@ -181,7 +190,7 @@ def game_move(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         if played is not None:  # the service's game and engine are current
             return _board_response(request, played.game, played.engine)
-        return _board_response(request, _game_or_404(pk), error=error)
+        return _action_answer(request, _game_or_404(pk), error)
     if error:
         messages.error(request, error)
     return redirect("games:detail", pk=pk)
@@ -255,7 +264,7 @@ def game_resign(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     except services.GameActionError as action_error:
         error = action_error.message
     if request.htmx:
-        return _board_response(request, _game_or_404(pk), error=error)
+        return _action_answer(request, _game_or_404(pk), error)
     if error:
         messages.error(request, error)
     else:
@@ -270,11 +279,11 @@ def turn_badge(request: SignedInHttpRequest) -> HttpResponse:
 
     The per-user socket only rings; the page fetches this to learn what changed.
     """
-    game_id = request.GET.get("game", "")
+    game_id = query_game_id(request.GET)
     toast_game = None
-    if game_id.isdigit() and len(game_id) < 12:
+    if game_id is not None:
         toast_game = selectors.game_get_awaiting_move(
-            user=request.user, game_id=int(game_id)
+            user=request.user, game_id=game_id
         )
     return render(
         request,
