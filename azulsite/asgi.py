@@ -1,7 +1,10 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (Daphne).
 
-Run it with Daphne (``deploy/README.md``); ``DEADLINE_LOOP_SECONDS`` also runs
-the deadline job inside this server process (``games/jobs.py``).
+Every HTTP request passes ``BodyLimit`` (``azulsite/bodies.py``) before Django:
+bodies over ``REQUEST_BODY_MAX_BYTES`` or slower than ``REQUEST_BODY_TIMEOUT`` are
+refused unread. Run it with Daphne (``deploy/README.md``);
+``DEADLINE_LOOP_SECONDS`` also runs the deadline job inside this server process
+(``games/jobs.py``).
 """
 
 import os
@@ -18,11 +21,16 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from azulsite.bodies import BodyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimit(
+            django_asgi_app,
+            max_bytes=settings.REQUEST_BODY_MAX_BYTES,
+            timeout=settings.REQUEST_BODY_TIMEOUT,
+        ),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

@@ -193,6 +193,19 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
+# Request bodies. The largest legitimate one is a game record upload
+# (games.services.RECORD_MAX_BYTES, 1,000,000 bytes, plus the multipart wrapping):
+# azulsite/bodies.py refuses any body over 1 MiB (413) before Django reads it,
+# and one that has not all arrived within REQUEST_BODY_TIMEOUT seconds (408);
+# deploy/nginx.conf sets the same limit (client_max_body_size 1m). Forms without
+# a file are a few kB; a body within the limit is kept in memory, never spooled
+# to a temporary file; an import has one file.
+REQUEST_BODY_MAX_BYTES = 1024 * 1024
+REQUEST_BODY_TIMEOUT = float(os.environ.get("REQUEST_BODY_TIMEOUT") or 30)
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
+
 # Sessions live in the database (Django's default engine): every server process
 # sees them, and nothing here needs a shared cache.
 
