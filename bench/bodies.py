@@ -14,8 +14,9 @@ Two measurements, printed side by side:
    an endless chunked upload for ``--seconds``. Daphne (Twisted) takes in a
    whole body before it calls the application, and Twisted parses a multipart
    body itself (answering 400 to one that does not parse), so here the figure
-   is Daphne's own; in production nginx (``deploy/nginx.conf``, ``client_max_body_size 1m``,
-   ``client_body_timeout``) refuses such bodies before Daphne sees a byte.
+   is Daphne's own; in production nginx (``deploy/nginx.conf``:
+   ``client_max_body_size 1m``, ``client_body_timeout``) refuses such bodies
+   before Daphne sees a byte.
 
 Usage:
 
