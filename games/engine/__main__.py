@@ -1,4 +1,5 @@
-"""Command line: ``replay FILE`` and ``random --variant V --players N --seed S``."""
+"""Command line: ``replay FILE``, ``random --variant V --players N --seed S`` and
+``suggest --level L [--seconds S] [--seed N] FILE``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ import sys
 from pathlib import Path
 
 from .common import RecordError
-from .record import VARIANTS, default_names, dumps, export, random_game, replay_summary
+from .record import (
+    VARIANTS,
+    default_names,
+    dumps,
+    export,
+    load,
+    random_game,
+    replay_summary,
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,7 +29,17 @@ def main(argv: list[str] | None = None) -> int:
     rand.add_argument("--variant", choices=VARIANTS, required=True)
     rand.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
     rand.add_argument("--seed", type=int, required=True)
+    suggest = commands.add_parser(
+        "suggest", help="print a computer player's next decision for a record"
+    )
+    suggest.add_argument("--level", choices=("easy", "medium", "strong"), required=True)
+    suggest.add_argument("--seconds", type=float, default=None, help="strong's budget")
+    suggest.add_argument("--seed", type=int, default=0)
+    suggest.add_argument("file", type=Path)
     args = parser.parse_args(argv)
+
+    if args.command == "suggest":
+        return _suggest(args.file, args.level, args.seconds, args.seed)
 
     if args.command == "replay":
         try:
@@ -38,6 +57,39 @@ def main(argv: list[str] | None = None) -> int:
 
     game = random_game(args.variant, args.players, args.seed)
     print(dumps(export(game, default_names(args.players))))
+    return 0
+
+
+def _suggest(file: Path, level: str, seconds: float | None, seed: int) -> int:
+    """Print the decision of ``level`` for a record in progress as one event."""
+    from .bots import choose
+
+    try:
+        text = file.read_bytes()
+    except OSError as error:
+        print(f"record: cannot read {file}: {error.strerror}", file=sys.stderr)
+        return 1
+    try:
+        game = load(text).game
+    except RecordError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    count = len(game.events())
+    if game.is_over():
+        print(
+            f"event {count}: the game is over, there is no decision to make",
+            file=sys.stderr,
+        )
+        return 1
+    if game.needs_chance():
+        due = "a deal" if game.phase == "deal" else "a supply draw"
+        print(
+            f"event {count}: the next event is {due} (chance), not a decision",
+            file=sys.stderr,
+        )
+        return 1
+    move = choose(game, level, seconds=seconds, seed=seed)
+    print(json.dumps(move.to_event()))
     return 0
 
 

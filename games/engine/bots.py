@@ -1,0 +1,743 @@
+"""Computer players for every variant and player count (issue #16), pure Python.
+
+:func:`choose` returns one of ``game.legal_moves()`` for the seat to move, at one
+of three levels:
+
+- ``easy``: one-move greedy on a few immediate features (tiles placed, tiles lost
+  to the floor, points scored now), with random noise.
+- ``medium``: one-move greedy on the full evaluation below (no look-ahead).
+- ``strong``: a paranoid alpha-beta search (the root seat maximises its lead over
+  the best other seat; every other seat minimises it, so 3-4 players are searched
+  as two) with iterative deepening, a per-game move ordering and a beam of the most
+  promising moves below the root. The search stays within the current round:
+  classic Azul is a game of perfect information once the factories are dealt, and
+  so is a Summer Pavilion round except for supply refills.
+
+Evaluation (both games): each seat's score plus what its position is worth, then
+the root's lead over the best other seat.
+
+- Classic: the round is tiled as the rules would tile it now (full lines scored,
+  on the grey wall into the best column, the floor charged), so a search leaf at
+  the end of the round is exact; if that ends the game the end bonuses are exact
+  too. Otherwise partial pattern lines count for a share of the points their tile
+  would score, and rows, columns and colours for a share of their end bonus that
+  grows with the square of their progress and shrinks when too few rounds look
+  left to finish them (the game's end is estimated from the fullest wall row).
+- Summer Pavilion: each seat's hand is played out by a greedy one-seat planner
+  (the placement with the best points, bonus tiles, star and number bonuses,
+  minus a cost per tile spent), then the leftovers are kept (up to 4) or charged;
+  complete stars and number sets count in full, incomplete ones for a share of
+  their bonus that grows with progress and vanishes in the last round.
+
+Chance and information: the search never crosses a deal (a leaf). A Summer
+Pavilion supply refill inside a round is determinised: it is drawn by the engine's
+``chance`` on a copy with the bot's own ``random.Random``, which draws from the
+public bag and tower counts (the bag has no order to read, and the game holds no
+random generator). Nothing else about the future is consulted.
+
+Determinism: the budget is a node count, ``seconds * NODES_PER_SECOND`` of the
+game family (measured on the 2-core development machine), never the clock. A
+search iteration that runs out of nodes is thrown away and the best move of the
+last completed iteration is played, so the decision depends only on the position,
+the level, ``seconds`` and ``seed``, never on the machine's speed or load.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from .classic import FLOOR, FLOOR_PENALTIES, ClassicGame, Take
+from .common import CENTER, Game
+from .pavilion import (
+    NUM_COLOURS,
+    NUMBER_MASKS_COLOURED,
+    NUMBER_MASKS_GREY,
+    POPCOUNT,
+    RUN,
+    SINGLE_COLOUR,
+    SIX_COLOUR_BONUS,
+    SPACE_STRUCTURES,
+    STAR_BONUS_BY_COLOUR,
+    STAR_COLOUR,
+    STRUCTURE_BONUSES,
+    STRUCTURE_MASKS,
+    Bonus,
+    Pass,
+    PavilionGame,
+    Place,
+)
+from .pavilion import Take as PavilionTake
+
+LEVELS = ("easy", "medium", "strong")
+DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
+"""Budget of a decision by level (easy and medium do not search)."""
+NODES_PER_SECOND = {"classic": 9000, "pavilion": 2500}
+"""Search nodes one second buys on the development machine, by game family."""
+EASY_NOISE = 1.2
+
+
+class _OutOfNodes(Exception):
+    """The node budget ran out in the middle of a search iteration."""
+
+
+def choose(
+    game: Game, level: str, *, seconds: float | None = None, seed: int = 0
+) -> Any:
+    """The decision of ``level`` for the seat to move; one of ``legal_moves()``.
+
+    ``game`` is not changed. ``seconds`` is the strong level's budget (converted to
+    a node count, see the module docstring); the same arguments give the same move.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+    seat = game.to_move()
+    moves = list(game.legal_moves())
+    if seat is None or not moves:
+        raise ValueError("no decision is awaited")
+    if len(moves) == 1:
+        return moves[0]
+    rng = random.Random(seed)
+    rules = _rules_for(game)
+    if level == "easy":
+        return _easy(game, moves, rules, rng)
+    if level == "medium":
+        return _greedy(game, moves, seat, rules, rng)
+    budget = DEFAULT_SECONDS["strong"] if seconds is None else seconds
+    family = "classic" if isinstance(game, ClassicGame) else "pavilion"
+    nodes = max(200, int(budget * NODES_PER_SECOND[family]))
+    return _search(game, moves, seat, rules, rng, nodes)
+
+
+# ---------------------------------------------------------------- the framework
+
+
+class _Rules:
+    """What the search needs to know about one game family."""
+
+    def values(self, game: Any) -> list[float]:
+        """Each seat's evaluation (points, bigger is better)."""
+        raise NotImplementedError
+
+    def candidates(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+        """``moves`` worth searching, most promising first."""
+        raise NotImplementedError
+
+    def easy_key(self, game: Any, move: Any) -> float:
+        """An immediate, cheap value of ``move`` for the easy level."""
+        raise NotImplementedError
+
+    def round_over(self, game: Any) -> bool:
+        """True at a search leaf: the round is over (a deal is next) or the game."""
+        raise NotImplementedError
+
+    beam = 8
+
+
+def _rules_for(game: Game) -> _Rules:
+    if isinstance(game, ClassicGame):
+        return _ClassicRules()
+    if isinstance(game, PavilionGame):
+        return _PavilionRules()
+    raise TypeError("not a game this module knows")
+
+
+def _lead(values: Sequence[float], seat: int) -> float:
+    """How far ``seat`` is ahead of the best other seat."""
+    best_other = max(v for s, v in enumerate(values) if s != seat)
+    return values[seat] - best_other
+
+
+def _settle(game: Any, rules: _Rules, rng: random.Random) -> Any:
+    """Draw (on ``game``, a copy) any chance event inside the round."""
+    while game.needs_chance() and not rules.round_over(game):
+        game.chance(rng)
+    return game
+
+
+def _child(game: Any, move: Any, rules: _Rules, rng: random.Random) -> Any:
+    child = game.copy()
+    child.push(move)
+    return _settle(child, rules, rng)
+
+
+def _pick(moves: Sequence[Any], chosen: Any) -> Any:
+    """The object of ``moves`` equal to ``chosen`` (the caller gets its own list's)."""
+    for move in moves:
+        if move == chosen:
+            return move
+    raise AssertionError("a bot chose a move that is not legal")
+
+
+def _easy(game: Any, moves: Sequence[Any], rules: _Rules, rng: random.Random) -> Any:
+    best, best_value = moves[0], float("-inf")
+    for move in moves:
+        value = rules.easy_key(game, move) + rng.gauss(0.0, EASY_NOISE)
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def _greedy(
+    game: Any, moves: Sequence[Any], seat: int, rules: _Rules, rng: random.Random
+) -> Any:
+    best, best_value = moves[0], float("-inf")
+    for move in rules.candidates(game, moves):
+        value = _lead(rules.values(_child(game, move, rules, rng)), seat)
+        if value > best_value:
+            best, best_value = move, value
+    return _pick(moves, best)
+
+
+def _search(
+    game: Any,
+    moves: Sequence[Any],
+    seat: int,
+    rules: _Rules,
+    rng: random.Random,
+    budget: int,
+) -> Any:
+    """Iterative deepening paranoid alpha-beta within the round (module docstring)."""
+    state = {"nodes": 0, "cut": False}
+    root_moves = rules.candidates(game, moves)
+    children = [_child(game, move, rules, rng) for move in root_moves]
+    state["nodes"] = len(children)
+    # Depth 1: order the root by the static value of each child.
+    scores = [_lead(rules.values(child), seat) for child in children]
+    order = sorted(range(len(root_moves)), key=lambda i: -scores[i])
+    best = root_moves[order[0]]
+
+    def alphabeta(node: Any, depth: int, alpha: float, beta: float) -> float:
+        state["nodes"] = int(state["nodes"]) + 1
+        if state["nodes"] > budget:
+            raise _OutOfNodes
+        if node.is_over() or rules.round_over(node):
+            return _lead(rules.values(node), seat)
+        if depth == 0:
+            state["cut"] = True
+            return _lead(rules.values(node), seat)
+        options = rules.candidates(node, node.legal_moves())[: rules.beam]
+        if node.to_move() == seat:
+            value = float("-inf")
+            for move in options:
+                value = max(
+                    value,
+                    alphabeta(_child(node, move, rules, rng), depth - 1, alpha, beta),
+                )
+                if value >= beta:
+                    return value
+                alpha = max(alpha, value)
+            return value
+        value = float("inf")
+        for move in options:
+            value = min(
+                value, alphabeta(_child(node, move, rules, rng), depth - 1, alpha, beta)
+            )
+            if value <= alpha:
+                return value
+            beta = min(beta, value)
+        return value
+
+    depth = 1
+    while True:
+        state["cut"] = False
+        try:
+            alpha = float("-inf")
+            results: dict[int, float] = {}
+            for i in order:
+                value = alphabeta(children[i], depth, alpha, float("inf"))
+                results[i] = value
+                alpha = max(alpha, value)
+        except _OutOfNodes:
+            break
+        # Completed: best first, the rest by this iteration's (bounded) values.
+        order = sorted(order, key=lambda i: -results[i])
+        best = root_moves[order[0]]
+        if not state["cut"]:
+            break  # the whole rest of the round was searched
+        depth += 1
+    return _pick(moves, best)
+
+
+# ---------------------------------------------------------------- classic
+
+
+def _wall_points(wall: list[list[int]], row: int, column: int) -> int:
+    """Points of a tile put at ``(row, column)`` of ``wall`` (rules/classic.md §6)."""
+    line = wall[row]
+    left = column
+    while left > 0 and line[left - 1] >= 0:
+        left -= 1
+    right = column
+    while right < 4 and line[right + 1] >= 0:
+        right += 1
+    top = row
+    while top > 0 and wall[top - 1][column] >= 0:
+        top -= 1
+    bottom = row
+    while bottom < 4 and wall[bottom + 1][column] >= 0:
+        bottom += 1
+    horizontal = right - left + 1
+    vertical = bottom - top + 1
+    if horizontal == 1 and vertical == 1:
+        return 1
+    return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+
+
+def _best_grey_column(wall: list[list[int]], row: int, colour: int) -> int | None:
+    """The grey-wall column (§8) where ``colour`` scores most now, or ``None``."""
+    best, best_points = None, -1
+    if colour in wall[row]:
+        return None
+    for column in range(5):
+        if wall[row][column] >= 0:
+            continue
+        if any(wall[r][column] == colour for r in range(5)):
+            continue
+        points = _wall_points(wall, row, column)
+        # prefer the column where this colour fits the coloured pattern's spirit:
+        # ties go to the column with the most free rows left for other colours
+        if points > best_points:
+            best, best_points = column, points
+    return best
+
+
+# Weights of the classic evaluation (points).
+PARTIAL_LINE_SHARE = 0.6
+ROW_SHARE, COLUMN_SHARE, COLOUR_SHARE = 0.9, 0.8, 0.8
+FLOOR_TILE_RISK = 0.6
+
+
+class _ClassicRules(_Rules):
+    beam = 8
+
+    def round_over(self, game: Any) -> bool:
+        return bool(game.phase == "deal" or game.phase == "over")
+
+    def values(self, game: Any) -> list[float]:
+        boards = game.boards
+        if game.is_over():
+            return [b.score + 0.01 * b.complete_rows() for b in boards]
+        grey = game.grey
+        projected = []
+        game_ends = False
+        for board in boards:
+            wall = [row[:] for row in board.wall]
+            score = board.score
+            floor = len(board.floor)
+            for line in range(5):
+                if board.line_count[line] == line + 1:
+                    colour = board.line_colour[line]
+                    column: int | None
+                    column = (
+                        _best_grey_column(wall, line, colour)
+                        if grey
+                        else ((colour + line) % 5)
+                    )
+                    if column is None:
+                        floor += line + 1
+                        continue
+                    score += _wall_points(wall, line, column)
+                    wall[line][column] = colour
+            score = max(0, score - sum(FLOOR_PENALTIES[: min(floor, 7)]))
+            if any(all(c >= 0 for c in row) for row in wall):
+                game_ends = True
+            projected.append((score, wall))
+        if game_ends and game.phase != "offer":
+            return [
+                s + _classic_bonus(wall) + 0.01 * _rows(wall) for s, wall in projected
+            ]
+        if game_ends:
+            # the round is not over yet: the bonuses are nearly certain
+            return [s + _classic_bonus(wall) for s, wall in projected]
+        fullest = max(
+            sum(1 for c in row if c >= 0) for _, wall in projected for row in wall
+        )
+        rounds_left = max(1, 5 - fullest)
+        values = []
+        for seat, (score, wall) in enumerate(projected):
+            board = boards[seat]
+            value = float(score)
+            for line in range(5):
+                count = board.line_count[line]
+                if 0 < count <= line:
+                    colour = board.line_colour[line]
+                    column = (
+                        _best_grey_column(wall, line, colour)
+                        if grey
+                        else (colour + line) % 5
+                    )
+                    if column is None:
+                        continue
+                    missing = line + 1 - count
+                    points = _wall_points(wall, line, column)
+                    share = PARTIAL_LINE_SHARE * count / (line + 1)
+                    if missing > 2:
+                        share *= 0.7
+                    value += points * share
+            value += _classic_potential(wall, rounds_left)
+            values.append(value)
+        return values
+
+    def candidates(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+        if game.phase != "offer":
+            return list(moves)  # grey wall columns: few
+        seat = game.to_move()
+        board = game.boards[seat]
+        marker = game.center_marker
+        keyed = []
+        groups_with_line = set()
+        for move in moves:
+            if move.line != FLOOR:
+                groups_with_line.add((move.source, move.colour))
+        for move in moves:
+            counts = (
+                game.center if move.source == CENTER else game.factories[move.source]
+            )
+            count = counts[move.colour]
+            group = (move.source, move.colour)
+            if move.line == FLOOR and group in groups_with_line and count > 2:
+                continue
+            keyed.append((self._order_key(game, board, move, count, marker), move))
+        keyed.sort(key=lambda item: -item[0])
+        return [move for _, move in keyed]
+
+    def _order_key(
+        self, game: Any, board: Any, move: Take, count: int, marker: bool
+    ) -> float:
+        floor = len(board.floor)
+        taken_marker = move.source == CENTER and marker
+        placed = 0
+        value = 0.0
+        if move.line != FLOOR:
+            room = move.line + 1 - board.line_count[move.line]
+            placed = min(count, room)
+            if placed == room:
+                value += 2.0 + move.line * 0.3
+        overflow = count - placed + (1 if taken_marker else 0)
+        penalty = sum(FLOOR_PENALTIES[floor : min(7, floor + overflow)])
+        return value + placed - penalty * 1.2
+
+    def easy_key(self, game: Any, move: Any) -> float:
+        if game.phase != "offer":
+            after = game.copy()
+            after.push(move)
+            return float(after.boards[move.seat].score)
+        board = game.boards[move.seat]
+        counts = game.center if move.source == CENTER else game.factories[move.source]
+        return self._order_key(
+            game, board, move, counts[move.colour], game.center_marker
+        )
+
+
+def _rows(wall: list[list[int]]) -> int:
+    return sum(1 for row in wall if all(c >= 0 for c in row))
+
+
+def _classic_bonus(wall: list[list[int]]) -> int:
+    """End bonuses of ``wall`` (rules/classic.md §7)."""
+    rows = _rows(wall)
+    columns = sum(1 for c in range(5) if all(wall[r][c] >= 0 for r in range(5)))
+    counts = [0] * 5
+    for row in wall:
+        for colour in row:
+            if colour >= 0:
+                counts[colour] += 1
+    return 2 * rows + 7 * columns + 10 * sum(1 for n in counts if n == 5)
+
+
+def _classic_potential(wall: list[list[int]], rounds_left: int) -> float:
+    """A share of the end bonuses ``wall`` is on its way to (see module docstring)."""
+    value = 0.0
+    counts = [0] * 5
+    for row in wall:
+        filled = 0
+        for colour in row:
+            if colour >= 0:
+                filled += 1
+                counts[colour] += 1
+        value += ROW_SHARE * 2 * _progress(filled, rounds_left)
+    for column in range(5):
+        filled = sum(1 for r in range(5) if wall[r][column] >= 0)
+        value += COLUMN_SHARE * 7 * _progress(filled, rounds_left)
+    for n in counts:
+        value += COLOUR_SHARE * 10 * _progress(n, rounds_left)
+    return value
+
+
+def _progress(filled: int, rounds_left: int) -> float:
+    if filled == 5:
+        return 1.0
+    share = (filled / 5) ** 2
+    if 5 - filled > rounds_left:
+        share *= 0.25
+    return share
+
+
+# ---------------------------------------------------------------- pavilion
+
+# Weights of the pavilion evaluation (points).
+BONUS_TILE_VALUE = 0.9
+KEPT_TILE_VALUE = 0.6
+SPEND_COST = 0.35
+STAR_SHARE = 0.7
+NUMBER_SHARE = 0.5
+
+
+class _PavilionRules(_Rules):
+    beam = 7
+
+    def round_over(self, game: Any) -> bool:
+        phase = game.phase
+        return bool(
+            phase == "deal"
+            or phase == "over"
+            or (phase == "supply" and all(game.passed))
+        )
+
+    def values(self, game: Any) -> list[float]:
+        if game.is_over():
+            return [float(s) for s in game.scores]
+        return [_pavilion_value(game, seat) for seat in range(game.players)]
+
+    def candidates(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+        phase = game.phase
+        seat = game.to_move()
+        if phase == "take":
+            return sorted(moves, key=lambda m: -_take_key(game, m))
+        if phase == "bonus":
+            return sorted(moves, key=lambda m: -_bonus_key(game, seat, m))[:6]
+        places: dict[tuple[int, int, int], Place] = {}
+        passes: list[Pass] = []
+        for move in moves:
+            if isinstance(move, Place):
+                key = (move.star, move.space, move.colour)
+                known = places.get(key)
+                if known is None or move.wilds < known.wilds:
+                    places[key] = move
+            else:
+                passes.append(move)
+        chosen: list[Any] = sorted(
+            places.values(), key=lambda m: -_place_key(game, seat, m)
+        )
+        keep = _keep_choice(game, seat)
+        for move in passes:
+            if move.keep == keep:
+                chosen.append(move)
+                break
+        else:
+            chosen.append(passes[-1])
+        return chosen
+
+    def easy_key(self, game: Any, move: Any) -> float:
+        phase = game.phase
+        if phase == "take":
+            return _take_key(game, move)
+        if phase == "bonus":
+            return 0.0
+        if isinstance(move, Place):
+            return 4.0 + _place_key(game, move.seat, move) - move.wilds * 0.5
+        return len(move.keep) * 0.5
+
+
+def _take_key(game: Any, move: PavilionTake) -> float:
+    tiles = game.centre if move.source == CENTER else game.factories[move.source]
+    wild = game.wild
+    hand = game.hands[move.seat]
+    if move.colour == wild:
+        taken, extra = 1, 0
+    else:
+        taken, extra = tiles[move.colour], 1 if tiles[wild] else 0
+    value: float = taken + 1.3 * extra + 0.2 * min(hand[move.colour], 6)
+    if move.source == CENTER and game.token_holder is None:
+        value -= 0.7 * (taken + extra)
+    return value
+
+
+def _place_key(game: Any, seat: int, move: Place) -> float:
+    index = move.star * 6 + move.space - 1
+    filled: int = game.filled[seat] | 1 << index
+    points = RUN[filled >> (move.star * 6) & 63][move.space - 1]
+    bonus = 0
+    for j in SPACE_STRUCTURES[index]:
+        mask = STRUCTURE_MASKS[j]
+        if filled & mask == mask:
+            bonus += STRUCTURE_BONUSES[j]
+    cost: int = game.costs[index]
+    return points + bonus * BONUS_TILE_VALUE - cost * SPEND_COST
+
+
+def _bonus_key(game: Any, seat: int, move: Bonus) -> float:
+    hand = game.hands[seat]
+    wild = game.wild
+    value = 0.0
+    for colour in move.tiles:
+        value += 1.5 if colour == wild else 0.2 * hand[colour]
+    return value
+
+
+def _keep_choice(game: Any, seat: int) -> tuple[int, ...]:
+    """Tiles to keep at a pass: next round's wild colour first, then the most held."""
+    if game.round >= 6:
+        return ()
+    hand = game.hands[seat][:]
+    next_wild = game.round  # COLOURS[round] is the wild colour of round + 1
+    keep: list[int] = []
+    while len(keep) < 4 and any(hand):
+        colour = max(
+            range(NUM_COLOURS),
+            key=lambda c: (hand[c] > 0, c == next_wild, hand[c], -c),
+        )
+        keep.append(colour)
+        hand[colour] -= 1
+    return tuple(sorted(keep))
+
+
+def _star_bonus(grey: bool, star: int, colours: int) -> float:
+    """The end bonus a complete star would earn (or may earn, while incomplete)."""
+    if not grey:
+        return float(
+            SIX_COLOUR_BONUS if star == 0 else STAR_BONUS_BY_COLOUR[STAR_COLOUR[star]]
+        )
+    if POPCOUNT[colours] >= 2 or not colours:
+        return float(SIX_COLOUR_BONUS)
+    if SINGLE_COLOUR[colours]:
+        return float(STAR_BONUS_BY_COLOUR[colours.bit_length() - 1]) * 0.8
+    return float(SIX_COLOUR_BONUS)
+
+
+def _board_worth(
+    game: Any, filled: int, star_colours: Sequence[int], w: float
+) -> float:
+    """Complete stars and number sets in full, incomplete ones in part (×``w``)."""
+    grey = game.grey
+    value = 0.0
+    for star in range(7):
+        ring = filled >> (star * 6) & 63
+        if ring == 63:
+            value += _star_bonus(grey, star, star_colours[star])
+        elif ring and w:
+            n = POPCOUNT[ring]
+            value += (
+                w
+                * STAR_SHARE
+                * _star_bonus(grey, star, star_colours[star])
+                * (n / 6) ** 2
+            )
+    masks = NUMBER_MASKS_GREY if grey else NUMBER_MASKS_COLOURED
+    for mask, bonus in masks:
+        have = filled & mask
+        if have == mask:
+            value += bonus
+        elif have and w:
+            share = bin(have).count("1") / bin(mask).count("1")
+            value += w * NUMBER_SHARE * bonus * share**3
+    return value
+
+
+def _allowed(grey: bool, filled: int, colours: int, star: int) -> int:
+    """Colours ``star`` may take (rules/pavilion.md §5, §8), as a bitmask."""
+    if grey:
+        if POPCOUNT[filled >> (star * 6) & 63] <= 1:
+            return 63
+        return colours if SINGLE_COLOUR[colours] else 63 & ~colours
+    if star == 0:
+        return 63 & ~colours
+    return 1 << STAR_COLOUR[star]
+
+
+def _pavilion_value(game: Any, seat: int) -> float:
+    """Score, plus the greedy one-seat plan of the hand, plus the board's worth."""
+    rounds = 6
+    phase = game.phase
+    future = rounds - game.round + (1 if phase == "deal" else 0)
+    w = min(1.0, future / 3)
+    if phase != "deal" and game.round == rounds:
+        w = 0.0
+    filled: int = game.filled[seat]
+    star_colours: list[int] = game.star_colours[seat][:]
+    score: int = game.scores[seat]
+    base = score + _board_worth(game, filled, star_colours, w)
+    if phase == "deal":
+        hand_tiles: int = sum(game.hands[seat])  # the corners came back
+        return base + KEPT_TILE_VALUE * hand_tiles
+    if game.passed[seat]:
+        kept: int = sum(game.corners[seat])
+        return base + KEPT_TILE_VALUE * kept
+    hand: list[int] = game.hands[seat][:]
+    wild: int = game.wild
+    costs: Sequence[int] = game.costs
+    grey = game.grey
+    gained = 0.0
+    while True:
+        best_gain = 0.0
+        best: tuple[int, int, int, int] | None = None
+        n_wild = hand[wild]
+        for star in range(7):
+            ring = filled >> (star * 6) & 63
+            if ring == 63:
+                continue
+            allowed = _allowed(grey, filled, star_colours[star], star)
+            for colour in range(NUM_COLOURS):
+                have = hand[colour]
+                if not have or not allowed >> colour & 1:
+                    continue
+                for pos in range(6):
+                    if ring >> pos & 1:
+                        continue
+                    index = star * 6 + pos
+                    k = costs[index]
+                    if colour == wild:
+                        if have < k:
+                            continue
+                        wilds = 0
+                    else:
+                        if have + n_wild < k:
+                            continue
+                        wilds = k - have if k > have else 0
+                        if wilds > k - 1:
+                            continue
+                    gain = RUN[ring | 1 << pos][pos] - SPEND_COST * k - 0.15 * wilds
+                    new = filled | 1 << index
+                    for j in SPACE_STRUCTURES[index]:
+                        mask = STRUCTURE_MASKS[j]
+                        if new & mask == mask:
+                            gain += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
+                    if ring | 1 << pos == 63:
+                        gain += (1.0 - w * STAR_SHARE * 25 / 36) * _star_bonus(
+                            grey, star, star_colours[star] | 1 << colour
+                        )
+                    elif w:
+                        n = POPCOUNT[ring]
+                        gain += (
+                            w
+                            * STAR_SHARE
+                            * _star_bonus(grey, star, star_colours[star] | 1 << colour)
+                            * ((n + 1) ** 2 - n**2)
+                            / 36
+                        )
+                    if gain > best_gain:
+                        best_gain = gain
+                        best = (star, pos, colour, wilds)
+        if best is None:
+            break
+        star, pos, colour, wilds = best
+        index = star * 6 + pos
+        k = costs[index]
+        hand[colour] -= k - wilds
+        hand[wild] -= wilds
+        filled |= 1 << index
+        star_colours[star] |= 1 << colour
+        gained += RUN[filled >> (star * 6) & 63][pos]
+        for j in SPACE_STRUCTURES[index]:
+            mask = STRUCTURE_MASKS[j]
+            if filled & mask == mask and game.filled[seat] & mask != mask:
+                gained += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
+    left = sum(hand)
+    if game.round >= rounds:
+        gained -= left
+    else:
+        kept = min(4, left)
+        gained += KEPT_TILE_VALUE * kept - (left - kept)
+    return score + gained + _board_worth(game, filled, star_colours, w)
