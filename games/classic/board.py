@@ -32,7 +32,7 @@ from games.engine.classic import (
 )
 from games.engine.common import CENTER
 
-from .words import colour_name, line_label, overflow_text, source_label, tile
+from .words import line_label, overflow_text, source_label, tile
 
 
 def _source_value(source: int) -> str:
@@ -229,30 +229,31 @@ def live_context(
         if selected not in by_group:
             selected = None
         overflows: set[int] = set()
+        # Each phrase translated once for all the groups.
+        chosen_text = _("%(colour)s from %(source)s")
+        take_text = _("Take %(count)s %(colour)s from %(source)s")
+        place_text = _("Place %(tiles)s on:")
+        sources: dict[int, str] = {}
         for group in _all_groups(position):
             key = (group["source"], COLOURS.index(group["colour"]))
             lines = by_group.get(key)
             if lines is None:
                 continue
             overflows.update(n for n in lines.values() if n)
-            chosen = _("%(colour)s from %(source)s") % {
-                "colour": colour_name(key[1]),
-                "source": source_label(key[0]),
-            }
+            source = sources.get(key[0])
+            if source is None:
+                source = sources[key[0]] = source_label(key[0])
+            words = {"colour": group["tiles"][0]["name"], "source": source}
+            chosen = chosen_text % words
             group["choice"] = {
                 "selected": key == selected,
-                "label": _("Take %(count)s %(colour)s from %(source)s")
-                % {
-                    "count": group["count"],
-                    "colour": colour_name(key[1]),
-                    "source": source_label(key[0]),
-                },
+                "label": take_text % {"count": group["count"], **words},
                 # Each group carries its legal lines ("line:overflow ..."), so
                 # static/js/board.js shows them without asking the server.
                 "dests": " ".join(
                     f"{_line_value(line)}:{n}" for line, n in sorted(lines.items())
                 ),
-                "heading": _("Place %(tiles)s on:") % {"tiles": chosen},
+                "heading": place_text % {"tiles": chosen},
             }
             if key == selected:
                 board["selected"] = {

@@ -74,67 +74,101 @@ def overflow_text(count: int) -> str:
 # ------------------------------------------------------------------ the log
 
 
-def describe_entry(entry: Mapping[str, Any], names: Sequence[str]) -> str:
-    """One log entry (``ClassicGame.log``) in words, e.g. "binh took 3 red from
-    factory 2 → line 4"; "" for an entry of an unknown kind."""
-    kind = entry["type"]
-    if kind == "take":
-        line = entry["line"]
-        text = _("%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s") % {
-            "player": names[entry["seat"]],
-            "count": entry["count"],
-            "colour": colour_name(entry["colour"]),
-            "source": source_label(entry["source"]),
-            "dest": line_label(line),
-        }
-        if line != FLOOR and entry["to_floor"]:
-            text += _("; %(count)s to the floor") % {"count": entry["to_floor"]}
-        if entry["to_lid"]:
-            text += _("; %(count)s to the lid") % {"count": entry["to_lid"]}
-        if entry["marker"]:
-            text += _("; took the first-player marker")
-        return text
-    if kind == "deal":
-        return _("Round %(round)s: %(tiles)s tiles dealt to the factories") % {
-            "round": entry["round"],
-            "tiles": entry["tiles"],
-        }
-    if kind == "wall":
-        return _(
+class LogWords:
+    """The log's phrases in the active language, each translated once: a
+    ``describe_log`` call makes one and words every entry with it."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = names
+        self.colours = [colour_name(colour) for colour in range(len(COLOURS))]
+        self.take = _("%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s")
+        self.take_to_floor = _("; %(count)s to the floor")
+        self.take_to_lid = _("; %(count)s to the lid")
+        self.take_marker = _("; took the first-player marker")
+        self.deal = _("Round %(round)s: %(tiles)s tiles dealt to the factories")
+        self.wall = _(
             "%(player)s placed %(colour)s on the wall, row %(row)s column "
             "%(column)s: +%(points)s"
-        ) % {
-            "player": names[entry["seat"]],
-            "colour": colour_name(entry["colour"]),
-            "row": entry["line"] + 1,
-            "column": entry["column"] + 1,
-            "points": entry["points"],
-        }
-    if kind == "to_floor":
-        return _(
+        )
+        self.to_floor = _(
             "%(player)s had no wall space for line %(line)s: %(count)s "
             "%(colour)s to the floor"
-        ) % {
-            "player": names[entry["seat"]],
-            "line": entry["line"] + 1,
-            "count": entry["count"],
-            "colour": colour_name(entry["colour"]),
-        }
-    if kind == "round_end":
-        scores = ", ".join(
-            f"{name} {score}"
-            for name, score in zip(names, entry["scores"], strict=False)
         )
-        return _("End of round %(round)s — scores: %(scores)s") % {
-            "round": entry["round"],
-            "scores": scores,
-        }
-    return ""
+        self.round_end = _("End of round %(round)s — scores: %(scores)s")
+        self._sources: dict[int, str] = {}
+        self._lines: dict[int, str] = {}
+
+    def colour(self, colour: str | int) -> str:
+        return self.colours[colour] if isinstance(colour, int) else colour_name(colour)
+
+    def source(self, source: int) -> str:
+        label = self._sources.get(source)
+        if label is None:
+            label = self._sources[source] = source_label(source)
+        return label
+
+    def line(self, line: int) -> str:
+        label = self._lines.get(line)
+        if label is None:
+            label = self._lines[line] = line_label(line)
+        return label
+
+    def describe(self, entry: Mapping[str, Any]) -> str:
+        """One log entry (``ClassicGame.log``) in words, e.g. "binh took 3 red
+        from factory 2 → line 4"; "" for an entry of an unknown kind."""
+        names = self.names
+        kind = entry["type"]
+        if kind == "take":
+            line = entry["line"]
+            text = self.take % {
+                "player": names[entry["seat"]],
+                "count": entry["count"],
+                "colour": self.colour(entry["colour"]),
+                "source": self.source(entry["source"]),
+                "dest": self.line(line),
+            }
+            if line != FLOOR and entry["to_floor"]:
+                text += self.take_to_floor % {"count": entry["to_floor"]}
+            if entry["to_lid"]:
+                text += self.take_to_lid % {"count": entry["to_lid"]}
+            if entry["marker"]:
+                text += self.take_marker
+            return text
+        if kind == "deal":
+            return self.deal % {"round": entry["round"], "tiles": entry["tiles"]}
+        if kind == "wall":
+            return self.wall % {
+                "player": names[entry["seat"]],
+                "colour": self.colour(entry["colour"]),
+                "row": entry["line"] + 1,
+                "column": entry["column"] + 1,
+                "points": entry["points"],
+            }
+        if kind == "to_floor":
+            return self.to_floor % {
+                "player": names[entry["seat"]],
+                "line": entry["line"] + 1,
+                "count": entry["count"],
+                "colour": self.colour(entry["colour"]),
+            }
+        if kind == "round_end":
+            scores = ", ".join(
+                f"{name} {score}"
+                for name, score in zip(names, entry["scores"], strict=False)
+            )
+            return self.round_end % {"round": entry["round"], "scores": scores}
+        return ""
+
+
+def describe_entry(entry: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One log entry in words (see ``LogWords.describe``)."""
+    return LogWords(names).describe(entry)
 
 
 def describe_log(engine: ClassicGame, names: Sequence[str]) -> list[str]:
     """The game's log in words: one line per entry of ``engine.log``, in order."""
-    return [describe_entry(entry, names) for entry in engine.log]
+    words = LogWords(names)
+    return [words.describe(entry) for entry in engine.log]
 
 
 # ------------------------------------------------------------ refusals
