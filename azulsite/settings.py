@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "django_htmx",
     "template_partials",
     "axes",
@@ -63,6 +65,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -80,6 +84,62 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "azulsite.urls"
+
+
+def _socket_sources(hosts: list[str]) -> list[str]:
+    """The site's own WebSocket origins (``connect-src``): ``'self'`` covers them
+    in CSP 3, these spell them out for browsers that do not."""
+    schemes = ["wss"] if not DEBUG else ["ws", "wss"]
+    sources = []
+    for host in hosts:
+        if host in ("*", "") or host.startswith("["):
+            continue
+        host = "*" + host if host.startswith(".") else host
+        sources += [f"{scheme}://{host}" for scheme in schemes]
+    return sources
+
+
+# Content-Security-Policy (django-csp): the site's own scripts, styles, fonts and
+# images only, and nothing inline — no <script> or style="" in any template;
+# htmx is told not to inject its indicator styles nor to eval (templates/
+# base.html). The pages open WebSockets to their own host (static/js/live.js).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF, *_socket_sources(ALLOWED_HOSTS)],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+# Permissions-Policy (django-permissions-policy): a board game needs no device.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "usb",
+        "xr-spatial-tracking",
+    )
+}
 
 TEMPLATES = [
     {

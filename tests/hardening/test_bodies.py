@@ -15,7 +15,6 @@ from channels.testing import HttpCommunicator
 
 from azulsite.bodies import BodyLimit
 
-
 LIMIT = 1024 * 1024
 CHUNK = b"x" * 65536
 

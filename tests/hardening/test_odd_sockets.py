@@ -68,9 +68,7 @@ async def test_frames_from_the_client_are_ignored(
 
     game = await sync_to_async(start_game)(players[:2])
     path = f"/ws/games/{game.pk}/" if kind == "game" else "/ws/user/"
-    comm = WebsocketCommunicator(
-        URLRouter(websocket_urlpatterns), path, headers=ORIGIN
-    )
+    comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path, headers=ORIGIN)
     comm.scope["user"] = players[0]
     connected, _ = await comm.connect()
     assert connected
