@@ -76,6 +76,8 @@ DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
 NODES_PER_SECOND = {"classic": 9000, "pavilion": 2500}
 """Search nodes one second buys on the development machine, by game family."""
 EASY_NOISE = 1.2
+OWN_SHARE = 0.25
+"""Weight of the seat's own value beside its lead in the objective."""
 
 
 class _OutOfNodes(Exception):
@@ -106,7 +108,9 @@ def choose(
         return _greedy(game, moves, seat, rules, rng)
     budget = DEFAULT_SECONDS["strong"] if seconds is None else seconds
     family = "classic" if isinstance(game, ClassicGame) else "pavilion"
-    nodes = max(200, int(budget * NODES_PER_SECOND[family]))
+    # a node costs more with more boards to evaluate
+    per_second = NODES_PER_SECOND[family] * (2 / game.players) ** 1.5
+    nodes = max(200, int(budget * per_second))
     return _search(game, moves, seat, rules, rng, nodes)
 
 
@@ -144,9 +148,10 @@ def _rules_for(game: Game) -> _Rules:
 
 
 def _lead(values: Sequence[float], seat: int) -> float:
-    """How far ``seat`` is ahead of the best other seat."""
+    """How far ``seat`` is ahead of the best other seat, plus a share of its own
+    value (so that, winning anyway, it still plays for points)."""
     best_other = max(v for s, v in enumerate(values) if s != seat)
-    return values[seat] - best_other
+    return values[seat] - best_other + OWN_SHARE * values[seat]
 
 
 def _settle(game: Any, rules: _Rules, rng: random.Random) -> Any:
