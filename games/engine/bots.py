@@ -73,11 +73,13 @@ from .pavilion import Take as PavilionTake
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
 """Budget of a decision by level (easy and medium do not search)."""
-NODES_PER_SECOND = {"classic": 9000, "pavilion": 2500}
+NODES_PER_SECOND = {"classic": 7000, "pavilion": 2500}
 """Search nodes one second buys on the development machine, by game family."""
 EASY_NOISE = 1.2
 OWN_SHARE = 0.25
 """Weight of the seat's own value beside its lead in the objective."""
+OTHER_BEAM = 4
+"""With 3-4 players, the moves searched for each other seat (their likeliest)."""
 
 
 class _OutOfNodes(Exception):
@@ -148,9 +150,16 @@ def _rules_for(game: Game) -> _Rules:
 
 
 def _lead(values: Sequence[float], seat: int) -> float:
-    """How far ``seat`` is ahead of the best other seat, plus a share of its own
-    value (so that, winning anyway, it still plays for points)."""
-    best_other = max(v for s, v in enumerate(values) if s != seat)
+    """How far ``seat`` is ahead of the others, plus a share of its own value (so
+    that, winning anyway, it still plays for points).
+
+    With 3-4 players "the others" blends the best of them with their mean: the
+    paranoid bound alone makes a bot that only spoils.
+    """
+    others = [v for s, v in enumerate(values) if s != seat]
+    best_other = max(others)
+    if len(others) > 1:
+        best_other = 0.5 * best_other + 0.5 * sum(others) / len(others)
     return values[seat] - best_other + OWN_SHARE * values[seat]
 
 
@@ -222,8 +231,10 @@ def _search(
         if depth == 0:
             state["cut"] = True
             return _lead(rules.values(node), seat)
-        options = rules.candidates(node, node.legal_moves())[: rules.beam]
-        if node.to_move() == seat:
+        mover = node.to_move()
+        width = rules.beam if mover == seat or node.players == 2 else OTHER_BEAM
+        options = rules.candidates(node, node.legal_moves())[:width]
+        if mover == seat:
             value = float("-inf")
             for move in options:
                 value = max(
@@ -360,6 +371,12 @@ class _ClassicRules(_Rules):
             sum(1 for c in row if c >= 0) for _, wall in projected for row in wall
         )
         rounds_left = max(1, 5 - fullest)
+        table: list[int] | None = None
+        if game.phase == "offer":
+            table = game.center[:]
+            for factory in game.factories:
+                for colour in range(5):
+                    table[colour] += factory[colour]
         values = []
         for seat, (score, wall) in enumerate(projected):
             board = boards[seat]
@@ -380,6 +397,8 @@ class _ClassicRules(_Rules):
                     share = PARTIAL_LINE_SHARE * count / (line + 1)
                     if missing > 2:
                         share *= 0.7
+                    if table is not None and table[colour] < missing:
+                        share *= 0.7  # not this round: the line waits
                     value += points * share
             value += _classic_potential(wall, rounds_left)
             values.append(value)
