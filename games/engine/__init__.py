@@ -4,6 +4,8 @@
 - ``classic``: classic Azul, coloured and grey wall (``rules/classic.md``).
 - ``pavilion``: Azul: Summer Pavilion, both sides (``rules/pavilion.md``).
 - ``record``: game records (``spec/record.md``): export, import, replay, random games.
+- ``bots``: computer players, easy, medium and strong, for every variant (issue #16).
 
-Run ``python -m games.engine --help`` for the ``replay`` and ``random`` commands.
+Run ``python -m games.engine --help`` for the ``replay``, ``random`` and ``suggest``
+commands.
 """

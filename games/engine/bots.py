@@ -312,9 +312,7 @@ def _best_grey_column(wall: list[list[int]], row: int, colour: int) -> int | Non
         if any(wall[r][column] == colour for r in range(5)):
             continue
         points = _wall_points(wall, row, column)
-        # prefer the column where this colour fits the coloured pattern's spirit:
-        # ties go to the column with the most free rows left for other colours
-        if points > best_points:
+        if points > best_points:  # ties: the leftmost such column
             best, best_points = column, points
     return best
 
@@ -682,13 +680,11 @@ def _pavilion_value(game: Any, seat: int) -> float:
     filled: int = game.filled[seat]
     star_colours: list[int] = game.star_colours[seat][:]
     score: int = game.scores[seat]
-    base = score + _board_worth(game, filled, star_colours, w)
-    if phase == "deal":
-        hand_tiles: int = sum(game.hands[seat])  # the corners came back
-        return base + KEPT_TILE_VALUE * hand_tiles
-    if game.passed[seat]:
-        kept: int = sum(game.corners[seat])
-        return base + KEPT_TILE_VALUE * kept
+    if phase == "deal" or game.passed[seat]:
+        # kept tiles: on the corners, or back in the hand before the deal
+        kept: int = sum(game.hands[seat]) + sum(game.corners[seat])
+        worth = _board_worth(game, filled, star_colours, w)
+        return score + worth + KEPT_TILE_VALUE * kept
     hand: list[int] = game.hands[seat][:]
     wild: int = game.wild
     costs: Sequence[int] = game.costs
