@@ -59,6 +59,10 @@ def parse_group(value: str | None) -> tuple[int, int] | None:
     return source, COLOURS.index(colour_text)
 
 
+_NO_TILE = {"colour": "", "name": "", "letter": ""}
+"""A space without a tile, as a tile's fields."""
+
+
 def _groups(
     source: int, counts: Sequence[int], tiles: list[dict[str, str]]
 ) -> list[dict[str, Any]]:
@@ -82,6 +86,7 @@ def _player(
     name: str,
     tiles: list[dict[str, str]],
     to_move: int | None,
+    line_labels: Sequence[str],
 ) -> dict[str, Any]:
     board = engine.boards[seat]
     lines = []
@@ -92,6 +97,7 @@ def _player(
             {
                 "line": line,
                 "number": line + 1,
+                "label": line_labels[line],
                 "capacity": line + 1,
                 "count": count,
                 "colour": COLOURS[colour] if colour >= 0 else "",
@@ -101,17 +107,20 @@ def _player(
                 "pending": False,
             }
         )
+    # A wall cell is a placed tile, else its printed colour (none on the grey
+    # wall): the tile's colour, name and letter sit in the cell itself.
     wall = []
     for row in range(5):
         cells = []
         for column in range(5):
             placed = board.wall[row][column]
             printed = engine.wall_colour(row, column)
+            shown = placed if placed >= 0 else printed
             cells.append(
                 {
+                    **(tiles[shown] if shown is not None else _NO_TILE),
                     "column": column,
-                    "tile": tiles[placed] if placed >= 0 else None,
-                    "printed": tiles[printed] if printed is not None else None,
+                    "placed": placed >= 0,
                     "choice": False,
                 }
             )
@@ -119,17 +128,20 @@ def _player(
     floor = []
     for index, penalty in enumerate(FLOOR_PENALTIES):
         item = board.floor[index] if index < len(board.floor) else None
+        marker = item == MARKER
         floor.append(
             {
+                **(tiles[item] if item is not None and not marker else _NO_TILE),
                 "penalty": penalty,
-                "marker": item == MARKER,
-                "tile": tiles[item] if item is not None and item != MARKER else None,
+                "marker": marker,
             }
         )
     return {
         "seat": seat,
         "name": name,
+        "label": _("Board of %(name)s") % {"name": name},
         "score": board.score,
+        "score_text": _("score %(score)s") % {"score": board.score},
         "to_move": seat == to_move,
         "is_me": False,
         "lines": lines,
@@ -140,7 +152,7 @@ def _player(
 
 
 def _counts(counts: Sequence[int], tiles: list[dict[str, str]]) -> list[dict[str, Any]]:
-    return [{"tile": tiles[colour], "count": n} for colour, n in enumerate(counts)]
+    return [{**tiles[colour], "count": n} for colour, n in enumerate(counts)]
 
 
 def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any]:
@@ -148,25 +160,52 @@ def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any
     lines, wall and floor line, and the bag and lid."""
     tiles = [tile(colour) for colour in range(len(COLOURS))]
     to_move = engine.to_move()
+    # The labels every player's board repeats, translated once.
+    line_label = _("Line %(n)s")
+    line_labels = [line_label % {"n": line + 1} for line in range(5)]
+    factory_label = _("Factory %(number)s")
+    factories = []
+    for index, counts in enumerate(engine.factories):
+        groups = _groups(index, counts, tiles)
+        factories.append(
+            {
+                "zone": f"factory-{index}",
+                "centre": False,
+                "label": factory_label % {"number": index + 1},
+                "groups": groups,
+                "marker": False,
+                "empty": not groups,
+            }
+        )
+    groups = _groups(CENTER, engine.center, tiles)
+    centre = {
+        "zone": "centre",
+        "centre": True,
+        "label": _("Centre"),
+        "groups": groups,
+        "marker": engine.center_marker,
+        "empty": not groups and not engine.center_marker,
+    }
     return {
         "round": engine.round,
         "grey": engine.grey,
         "to_move": to_move,
         "to_move_name": names[to_move] if to_move is not None else "",
-        "factories": [
-            {"index": index, "number": index + 1, "groups": _groups(index, f, tiles)}
-            for index, f in enumerate(engine.factories)
-        ],
-        "centre": {
-            "groups": _groups(CENTER, engine.center, tiles),
-            "marker": engine.center_marker,
-        },
+        "factories": factories,
+        "centre": centre,
+        "sources": [*factories, centre],
         "players": [
-            _player(engine, seat, names[seat], tiles, to_move)
+            _player(engine, seat, names[seat], tiles, to_move, line_labels)
             for seat in range(engine.players)
         ],
         "bag": _counts(engine.bag, tiles),
         "bag_total": sum(engine.bag),
+        "words": {
+            "pattern_lines": _("Pattern lines"),
+            "wall": _("Wall"),
+            "floor_line": _("Floor line"),
+            "empty": _("empty"),
+        },
         "lid": _counts(engine.lid, tiles),
         "lid_total": sum(engine.lid),
     }
