@@ -17,6 +17,9 @@ urlpatterns = [
         name="password_reset",
     ),
     path("players/<username:username>/", views.profile, name="profile"),
+    path(
+        "login/", auth_views.LoginView.as_view(form_class=views.LoginForm), name="login"
+    ),
     # login, logout, password_change, password_reset...: contrib.auth's views.
     path("", include("django.contrib.auth.urls")),
 ]

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import check_for_language
@@ -21,6 +23,19 @@ from .forms import EmailPreferencesForm, SignUpForm, VacationForm
 from .models import VACATION_DAYS_PER_YEAR, User
 from .requests import AuthenticatedHttpRequest
 from .services import user_language_set
+
+
+class LoginForm(AuthenticationForm):
+    """contrib.auth's log-in form with its username length checked: the form sets
+    ``max_length`` after making the field, so no validator checks it, and a longer
+    name reached ``authenticate()`` and django-axes' ``AccessAttempt.username``
+    (255 characters: a server error on PostgreSQL)."""
+
+    def clean_username(self) -> str:
+        username = str(self.cleaned_data["username"])
+        limit = self.fields["username"].max_length  # type: ignore[attr-defined]
+        MaxLengthValidator(limit)(username)
+        return username
 
 
 def signup(request: HttpRequest) -> HttpResponse:

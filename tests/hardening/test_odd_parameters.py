@@ -181,3 +181,14 @@ def test_htmx_action_on_a_game_that_never_started(action, open_game, client_for)
     assert "<html" not in html and "<body" not in html
     assert html.lstrip().startswith('<div id="board"')
     assert 'role="alert"' in html and "not in progress" in html
+
+
+def test_log_in_with_a_username_too_long_for_any_account(client, players):
+    from axes.models import AccessAttempt
+
+    response = client.post(
+        reverse("login"), {"username": "a" * 5000, "password": "whatever-1"}
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert not AccessAttempt.objects.exists()  # nothing of 5,000 characters stored
