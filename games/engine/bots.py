@@ -6,23 +6,28 @@ of three levels:
 - ``easy``: one-move greedy on a few immediate features (tiles placed, tiles lost
   to the floor, points scored now), with random noise.
 - ``medium``: one-move greedy on the full evaluation below (no look-ahead).
-- ``strong``: a paranoid alpha-beta search (the root seat maximises its lead over
-  the best other seat; every other seat minimises it, so 3-4 players are searched
-  as two) with iterative deepening, a per-game move ordering and a beam of the most
-  promising moves below the root. The search stays within the current round:
-  classic Azul is a game of perfect information once the factories are dealt, and
-  so is a Summer Pavilion round except for supply refills.
+- ``strong``: an alpha-beta search with iterative deepening, a per-game move
+  ordering and a beam of the most promising moves below the root. Two players:
+  minimax on the lead. Three or four: a paranoid search (every other seat plays
+  against the root) over each other seat's four likeliest moves, on a lead taken
+  over the blend of the best other seat and their mean, so the bot does not turn
+  into a spoiler. The search stays within the current round: classic Azul is a
+  game of perfect information once the factories are dealt, and so is a Summer
+  Pavilion round except for supply refills.
 
-Evaluation (both games): each seat's score plus what its position is worth, then
-the root's lead over the best other seat.
+The objective is the root seat's lead plus a quarter of its own value, so a bot
+that wins anyway still plays for points.
+
+Evaluation (both games): each seat's score plus what its position is worth.
 
 - Classic: the round is tiled as the rules would tile it now (full lines scored,
   on the grey wall into the best column, the floor charged), so a search leaf at
   the end of the round is exact; if that ends the game the end bonuses are exact
   too. Otherwise partial pattern lines count for a share of the points their tile
-  would score, and rows, columns and colours for a share of their end bonus that
-  grows with the square of their progress and shrinks when too few rounds look
-  left to finish them (the game's end is estimated from the fullest wall row).
+  would score (less when their colour is no longer on the table), and rows,
+  columns and colours for a share of their end bonus that grows with the square
+  of their progress and shrinks when too few rounds look left to finish them
+  (the game's end is estimated from the fullest wall row).
 - Summer Pavilion: each seat's hand is played out by a greedy one-seat planner
   (the placement with the best points, bonus tiles, star and number bonuses,
   minus a cost per tile spent), then the leftovers are kept (up to 4) or charged;
@@ -36,7 +41,8 @@ public bag and tower counts (the bag has no order to read, and the game holds no
 random generator). Nothing else about the future is consulted.
 
 Determinism: the budget is a node count, ``seconds * NODES_PER_SECOND`` of the
-game family (measured on the 2-core development machine), never the clock. A
+game family times ``(2 / players) ** 1.5`` (a node evaluates every board; the
+rates were measured on the 2-core development machine), never the clock. A
 search iteration that runs out of nodes is thrown away and the best move of the
 last completed iteration is played, so the decision depends only on the position,
 the level, ``seconds`` and ``seed``, never on the machine's speed or load.
