@@ -123,12 +123,21 @@ def game_import(request: SignedInHttpRequest) -> HttpResponse:
             form.add_error("record", _("This file is too large to be a game record."))
         else:
             try:
-                game = services.game_import(uploader=request.user, data=upload.read())
+                imported = services.game_import(
+                    uploader=request.user, data=upload.read()
+                )
             except services.GameActionError as error:
                 form.add_error("record", error.message)
             else:
-                messages.success(request, _("The record was imported."))
-                return redirect("games:replay", pk=game.pk)
+                if imported.created:
+                    messages.success(request, _("The record was imported."))
+                else:
+                    messages.info(
+                        request,
+                        _("This record was imported before, as game %(number)s.")
+                        % {"number": imported.game.pk},
+                    )
+                return redirect("games:replay", pk=imported.game.pk)
     return render(request, "games/import.html", {"form": form})
 
 

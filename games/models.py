@@ -103,6 +103,13 @@ class Game(models.Model):
         db_persist=True,
         help_text="The variant's game family (classic, pavilion), for the archive.",
     )
+    record_digest = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="An imported game's record as its SHA-256 (variant, names and "
+        "events): the same record imported again points to this game.",
+    )
     imported = models.BooleanField(
         _("imported"),
         default=False,
@@ -126,6 +133,11 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(imported=False) | Q(rated=False),
                 name="game_imported_unrated",
+            ),
+            models.UniqueConstraint(
+                fields=["record_digest"],
+                condition=~Q(record_digest=""),
+                name="game_record_imported_once",
             ),
         ]
         indexes = [

@@ -10,6 +10,8 @@ A refused action raises :class:`GameActionError` and changes nothing.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import random
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -600,13 +602,32 @@ def _record_name(name: str) -> str:
     ).strip()[:60]
 
 
-def game_import(*, uploader: User, data: bytes | str) -> Game:
+class ImportedRecord(NamedTuple):
+    """The game a record was stored as, and whether this upload stored it."""
+
+    game: Game
+    created: bool
+
+
+def _record_digest(variant: str, names: Sequence[str], events: Any) -> str:
+    canonical = json.dumps(
+        {"variant": variant, "names": list(names), "events": events},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def game_import(*, uploader: User, data: bytes | str) -> ImportedRecord:
     """Store an uploaded record (``spec/record.md``) as an unrated imported game.
 
     Every event is checked by the engine (``record.load``); a bad record raises
     :class:`GameActionError` naming the event and the reason, and stores nothing.
     The record's names become the seats' display names (they need not be users);
-    a finished record gets the engine's final scores and ranks.
+    a finished record gets the engine's final scores and ranks. A record that
+    was imported before (the same variant, names and events, whoever uploaded
+    it) is not stored again: the first import is returned.
     """
     if len(data) > RECORD_MAX_BYTES:
         raise GameActionError(_("This file is too large to be a game record."), "size")
@@ -619,37 +640,56 @@ def game_import(*, uploader: User, data: bytes | str) -> Game:
         ) from None
     engine = loaded.game
     events = engine.events()
-    outcome = engine.outcome()
+    names = [
+        _record_name(name) or _("Player %(n)s") % {"n": number + 1}
+        for number, name in enumerate(loaded.names)
+    ]
+    digest = _record_digest(engine.variant, names, events)
+    earlier = Game.objects.filter(record_digest=digest).first()
+    if earlier is not None:
+        return ImportedRecord(earlier, created=False)
     now = clock.now()
-    with transaction.atomic():
-        game = Game.objects.create(
-            variant=engine.variant,
-            players=engine.players,
-            rated=False,
-            imported=True,
-            creator=uploader,
-            status=Game.Status.FINISHED if outcome else Game.Status.ACTIVE,
-            end_reason=Game.EndReason.NORMAL if outcome else Game.EndReason.NONE,
-            started_at=now,
-            finished_at=now if outcome else None,
-            first_seat=engine.first_seat,
-            ply=len(events),
-            state={"events": events},
+    try:
+        with transaction.atomic():
+            game = _store_import(uploader, engine, names, digest, now)
+    except IntegrityError:  # the same record, uploaded at the same moment
+        return ImportedRecord(Game.objects.get(record_digest=digest), created=False)
+    return ImportedRecord(game, created=True)
+
+
+def _store_import(
+    uploader: User, engine: EngineGame, names: list[str], digest: str, now: Any
+) -> Game:
+    """The rows of an imported game: the game, its seats and its moves."""
+    events = engine.events()
+    outcome = engine.outcome()
+    game = Game.objects.create(
+        record_digest=digest,
+        variant=engine.variant,
+        players=engine.players,
+        rated=False,
+        imported=True,
+        creator=uploader,
+        status=Game.Status.FINISHED if outcome else Game.Status.ACTIVE,
+        end_reason=Game.EndReason.NORMAL if outcome else Game.EndReason.NONE,
+        started_at=now,
+        finished_at=now if outcome else None,
+        first_seat=engine.first_seat,
+        ply=len(events),
+        state={"events": events},
+    )
+    Seat.objects.bulk_create(
+        Seat(
+            game=game,
+            number=number,
+            invite_status=Seat.Invite.IMPORTED,
+            display_name=name,
+            score=outcome.scores[number] if outcome else None,
+            rank=outcome.ranks[number] if outcome else None,
         )
-        Seat.objects.bulk_create(
-            Seat(
-                game=game,
-                number=number,
-                invite_status=Seat.Invite.IMPORTED,
-                display_name=(
-                    _record_name(name) or _("Player %(n)s") % {"n": number + 1}
-                ),
-                score=outcome.scores[number] if outcome else None,
-                rank=outcome.ranks[number] if outcome else None,
-            )
-            for number, name in enumerate(loaded.names)
-        )
-        Move.objects.bulk_create(
-            Move(game=game, ply=ply, event=event) for ply, event in enumerate(events)
-        )
+        for number, name in enumerate(names)
+    )
+    Move.objects.bulk_create(
+        Move(game=game, ply=ply, event=event) for ply, event in enumerate(events)
+    )
     return game

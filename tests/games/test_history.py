@@ -210,13 +210,40 @@ def test_import_round_trip(players, client_for, variant):
 
 def test_import_unfinished_record(players):
     text, _engine = _record_text(cut=30)
-    game = services.game_import(uploader=players[0], data=text)
+    game = services.game_import(uploader=players[0], data=text).game
     assert game.status == Game.Status.ACTIVE and game.ply == 30
     assert game.seat_to_move is None and game.turn_deadline is None
     with pytest.raises(services.GameActionError):
         services.game_play_move(
             game_id=game.pk, user=players[0], move={}, expected_ply=30
         )
+
+
+def test_importing_a_record_again_points_to_the_first_import(players, client_for):
+    text, _engine = _record_text()
+    first = client_for(players[0]).post(
+        reverse("games:import"),
+        {"record": SimpleUploadedFile("game.json", text.encode())},
+        follow=True,
+    )
+    game = Game.objects.get()
+    assert first.redirect_chain[-1][0] == reverse("games:replay", args=[game.pk])
+    # Someone else uploads the same record, reformatted: no second game.
+    again = client_for(players[1]).post(
+        reverse("games:import"),
+        {
+            "record": SimpleUploadedFile(
+                "copy.json", json.dumps(json.loads(text), indent=2).encode()
+            )
+        },
+        follow=True,
+    )
+    assert again.redirect_chain[-1][0] == reverse("games:replay", args=[game.pk])
+    assert [str(m) for m in again.context["messages"]] == [
+        f"This record was imported before, as game {game.pk}."
+    ]
+    assert Game.objects.count() == 1
+    assert Move.objects.count() == game.ply
 
 
 def test_invalid_record_names_the_event_and_changes_nothing(players, client_for):

@@ -71,7 +71,7 @@ def world(make_user, start_game) -> dict[str, Any]:
     engine = record.random_game("pavilion", 2, 3)
     finished = services.game_import(
         uploader=chloe, data=record.dumps(record.export(engine, ["Dae", "Eun"]))
-    )
+    ).game
     open_game = services.game_create(
         creator=chloe,
         variant="classic",
