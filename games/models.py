@@ -270,6 +270,16 @@ class Seat(models.Model):
         """The name shown at the table: the user's, or an imported record's."""
         return self.user.username if self.user is not None else self.display_name
 
+    @property
+    def shown_name(self) -> str:
+        """The name for text around it (the log, headings): an imported record's
+        name is wrapped in Unicode isolates (FIRST STRONG ISOLATE … POP
+        DIRECTIONAL ISOLATE), so right-to-left or override marks in it cannot
+        reorder the words around it. Site players' names are checked at sign-up."""
+        if self.user is not None:
+            return self.user.username
+        return f"\u2068{self.display_name}\u2069"
+
 
 class Move(models.Model):
     """One record event (``spec/record.md``): a decision, a deal or a wall event."""

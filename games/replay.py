@@ -48,7 +48,7 @@ class Replay:
 
 
 def seat_names(game: Game) -> list[str]:
-    return [seat.name for seat in game.seats.all()]
+    return [seat.shown_name for seat in game.seats.all()]
 
 
 def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay:

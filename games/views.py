@@ -106,7 +106,7 @@ def _board_response(
     if engine is None:
         engine = selectors.game_engine(game)
     family = family_for(game.variant)
-    names = [seat.name for seat in seat_rows]
+    names = [seat.shown_name for seat in seat_rows]
     viewer_seat = _viewer_seat(game, request)
     active = game.status == Game.Status.ACTIVE
     board = family.live_context(

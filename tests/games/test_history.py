@@ -369,3 +369,22 @@ def test_replay_page_steps_and_partial(filled, client):
     assert html.lstrip().startswith('<div id="replay"') and "<html" not in html
     assert client.get(url, {"ply": 10**6}).context["replay"].ply == game.ply
     assert client.get(url, {"ply": "-3"}).context["replay"].ply == game.ply
+
+
+def test_imported_names_are_isolated_from_the_text_around_them(players, client):
+    """A right-to-left mark in a record's name cannot reorder the row it is in."""
+    engine = record.random_game("classic", 2, 4)
+    name = "\u202eevil"  # RIGHT-TO-LEFT OVERRIDE, then text
+    game = services.game_import(
+        uploader=players[0],
+        data=record.dumps(record.export(engine, [name, "Ana"])),
+    ).game
+    for url in [
+        reverse("games:replay", args=[game.pk]),
+        reverse("games:archive") + "?show=imported",
+    ]:
+        html = client.get(url).content.decode()
+        assert f"<bdi>{name}</bdi>" in html, url
+        # Everywhere else (the log, headings) it sits between Unicode isolates.
+        rest = html.replace(f"<bdi>{name}</bdi>", "").replace(f"\u2068{name}\u2069", "")
+        assert name not in rest, url
