@@ -1,5 +1,6 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django_ratelimit.decorators import ratelimit
 
 from games import converters  # noqa: F401  registers <username:...>
 
@@ -11,9 +12,14 @@ urlpatterns = [
     path("settings/", views.settings_view, name="settings"),
     path("language/", views.language_switch, name="language_switch"),
     # The reset e-mail goes out in the account's language, not the requester's.
+    # At most 3 reset e-mails an hour to one address, 10 requests from one client.
     path(
         "password_reset/",
-        auth_views.PasswordResetView.as_view(form_class=PasswordResetForm),
+        ratelimit(key="post:email", rate="3/h", method="POST")(
+            ratelimit(key="ip", rate="10/h", method="POST")(
+                auth_views.PasswordResetView.as_view(form_class=PasswordResetForm)
+            )
+        ),
         name="password_reset",
     ),
     path("players/<username:username>/", views.profile, name="profile"),

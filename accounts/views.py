@@ -14,6 +14,7 @@ from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
+from django_ratelimit.decorators import ratelimit
 
 from games import selectors
 from games.charts import rating_chart
@@ -38,6 +39,12 @@ class LoginForm(AuthenticationForm):
         return username
 
 
+def rate_limited(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """What a request over a rate limit gets (``RATELIMIT_VIEW``)."""
+    return render(request, "429.html", status=429)
+
+
+@ratelimit(key="ip", rate="5/h", method="POST")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("games:home")

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "django_ratelimit",
     "accounts",
     "games",
 ]
@@ -80,6 +81,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # After django-htmx: an HTMX action sent to log in goes there as a page.
     "accounts.middleware.HtmxLoginRedirectMiddleware",
+    # Turns django-ratelimit's refusals into RATELIMIT_VIEW's 429 page.
+    "django_ratelimit.middleware.RatelimitMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
@@ -218,6 +221,15 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# The client's address is REMOTE_ADDR: behind the proxy, Daphne's
+# --proxy-headers puts the forwarded client there (deploy/). Reading
+# X-Forwarded-For here would let anyone pick the address they are locked by.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+
+# Rate limits (django-ratelimit; the rates are on the views): sign-ups and
+# password-reset e-mails per address, reset e-mails per recipient, imports per
+# account. Refused requests get 429 (accounts.views.rate_limited).
+RATELIMIT_VIEW = "accounts.views.rate_limited"
 
 # Internationalisation: every user-facing string is translatable; catalogs for vi,
 # pt_BR and ko live in locale/ (compiled .mo committed; glossary in
@@ -288,6 +300,25 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 #   never fires while Redis answers, and still notices a dead Redis.
 CHANNEL_GROUP_EXPIRY = int(os.environ.get("CHANNEL_GROUP_EXPIRY") or 25 * 3600)
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# The cache holds the rate-limit counters, so every server process must see the
+# same one: Redis when REDIS_URL is set, else this one process's memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + "-cache",
+        }
+    }
+    # django-ratelimit's list of backends predates Django's own RedisCache, whose
+    # incr is Redis's atomic INCR: what the counters need.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # One process (the README's run command): its memory is shared by all its
+    # requests, which is all django-ratelimit's "not shared" error is about.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003"]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

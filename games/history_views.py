@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+from django_ratelimit.decorators import ratelimit
 
 from . import replay as replays
 from . import selectors, services
@@ -115,6 +116,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@ratelimit(key="user", rate="20/h", method="POST")
 def game_import(request: SignedInHttpRequest) -> HttpResponse:
     form = RecordImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():

@@ -28,6 +28,14 @@ def _fast_password_hashing(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Each test starts with empty rate-limit counters (the cache)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     from accounts.models import User
