@@ -10,6 +10,15 @@ its deals from ``random.Random(seed + i)``. The figures are for the pairing's fi
 level: its win share (a shared win counts as a share) with a 95 % Wilson interval,
 the average score of each level, and each level's decision time p50/p95 (wall
 clock, one process per game). ``--seconds`` is the strong level's budget.
+
+The issue's targets (two-player pairings over 200 games, 3-4 players over 100,
+strength at a tenth of the default budget, decision times at the default):
+
+    bench/bots.py --games 200 --seconds 0.1 --jobs 2 \
+        --pairings strong:easy,medium:easy,strong:medium
+    bench/bots.py --games 100 --seconds 0.1 --jobs 2 \
+        --pairings strong:easy:easy,strong:easy:easy:easy
+    bench/bots.py --games 4 --jobs 2 --pairings strong:easy
 """
 
 from __future__ import annotations
