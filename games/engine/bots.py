@@ -54,7 +54,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .classic import FLOOR, FLOOR_PENALTIES, ClassicGame, Take
+from .classic import FLOOR, FLOOR_PENALTIES, ClassicGame, Take, wall_points
 from .common import CENTER, Game
 from .pavilion import (
     NUM_COLOURS,
@@ -285,28 +285,6 @@ def _search(
 # ---------------------------------------------------------------- classic
 
 
-def _wall_points(wall: list[list[int]], row: int, column: int) -> int:
-    """Points of a tile put at ``(row, column)`` of ``wall`` (rules/classic.md §6)."""
-    line = wall[row]
-    left = column
-    while left > 0 and line[left - 1] >= 0:
-        left -= 1
-    right = column
-    while right < 4 and line[right + 1] >= 0:
-        right += 1
-    top = row
-    while top > 0 and wall[top - 1][column] >= 0:
-        top -= 1
-    bottom = row
-    while bottom < 4 and wall[bottom + 1][column] >= 0:
-        bottom += 1
-    horizontal = right - left + 1
-    vertical = bottom - top + 1
-    if horizontal == 1 and vertical == 1:
-        return 1
-    return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
-
-
 def _best_grey_column(wall: list[list[int]], row: int, colour: int) -> int | None:
     """The grey-wall column (§8) where ``colour`` scores most now, or ``None``."""
     best, best_points = None, -1
@@ -317,7 +295,7 @@ def _best_grey_column(wall: list[list[int]], row: int, colour: int) -> int | Non
             continue
         if any(wall[r][column] == colour for r in range(5)):
             continue
-        points = _wall_points(wall, row, column)
+        points = wall_points(wall, row, column)
         if points > best_points:  # ties: the leftmost such column
             best, best_points = column, points
     return best
@@ -358,7 +336,7 @@ class _ClassicRules(_Rules):
                     if column is None:
                         floor += line + 1
                         continue
-                    score += _wall_points(wall, line, column)
+                    score += wall_points(wall, line, column)
                     wall[line][column] = colour
             score = max(0, score - sum(FLOOR_PENALTIES[: min(floor, 7)]))
             if any(all(c >= 0 for c in row) for row in wall):
@@ -397,7 +375,7 @@ class _ClassicRules(_Rules):
                     if column is None:
                         continue
                     missing = line + 1 - count
-                    points = _wall_points(wall, line, column)
+                    points = wall_points(wall, line, column)
                     share = PARTIAL_LINE_SHARE * count / (line + 1)
                     if missing > 2:
                         share *= 0.7

@@ -64,6 +64,29 @@ def wall_column(row: int, colour: int) -> int:
     return (colour + row) % 5
 
 
+def wall_points(wall: Sequence[Sequence[int]], row: int, column: int) -> int:
+    """Points a tile at ``(row, column)`` of ``wall`` scores (``§6``): its
+    horizontal and vertical runs of neighbours; the space itself may be empty."""
+    line = wall[row]
+    left = column
+    while left > 0 and line[left - 1] >= 0:
+        left -= 1
+    right = column
+    while right < 4 and line[right + 1] >= 0:
+        right += 1
+    top = row
+    while top > 0 and wall[top - 1][column] >= 0:
+        top -= 1
+    bottom = row
+    while bottom < 4 and wall[bottom + 1][column] >= 0:
+        bottom += 1
+    horizontal = right - left + 1
+    vertical = bottom - top + 1
+    if horizontal == 1 and vertical == 1:
+        return 1
+    return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+
+
 def _source_name(source: int) -> str:
     return "the centre" if source == CENTER else f"factory {source}"
 
@@ -204,24 +227,7 @@ class Board:
         wall_row[column] = colour
         self.row_mask[row] |= 1 << colour
         self.col_mask[column] |= 1 << colour
-        left = column
-        while left > 0 and wall_row[left - 1] >= 0:
-            left -= 1
-        right = column
-        while right < 4 and wall_row[right + 1] >= 0:
-            right += 1
-        wall = self.wall
-        top = row
-        while top > 0 and wall[top - 1][column] >= 0:
-            top -= 1
-        bottom = row
-        while bottom < 4 and wall[bottom + 1][column] >= 0:
-            bottom += 1
-        horizontal = right - left + 1
-        vertical = bottom - top + 1
-        if horizontal == 1 and vertical == 1:
-            return 1
-        return (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+        return wall_points(self.wall, row, column)
 
 
 class ClassicGame:
