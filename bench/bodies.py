@@ -11,11 +11,13 @@ Two measurements, printed side by side:
    This is what any streaming ASGI server sees.
 2. **Daphne over TCP** (``daphne azulsite.asgi:application``, DEBUG off, a
    temporary SQLite database): the same 100 MB post with ``Content-Length``, and
-   an endless chunked upload for ``--seconds``. Daphne (Twisted) takes in a
-   whole body before it calls the application, and Twisted parses a multipart
-   body itself (answering 400 to one that does not parse), so here the figure
-   is Daphne's own; in production nginx (``deploy/nginx.conf``:
-   ``client_max_body_size 1m``, ``client_body_timeout``) refuses such bodies
+   an endless chunked upload for ``--seconds``, sent to Daphne alone and then
+   through nginx with ``deploy/nginx.conf``'s body limits and timeouts (when
+   ``nginx`` is installed), printing Daphne's peak memory growth each time.
+   Daphne (Twisted) takes in a whole body before it calls the application, and
+   Twisted parses a multipart body itself (answering 400 to one that does not
+   parse), so alone the figure is Daphne's own; in production nginx
+   (``client_max_body_size 1m``, ``client_body_timeout``) refuses such bodies
    before Daphne sees a byte.
 
 Usage:
@@ -36,6 +38,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import os  # noqa: E402
+import shutil  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -184,6 +187,95 @@ def _answer(conn: socket.socket, timeout: float) -> str:
     return head.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
 
 
+def _post_announced(port: int, total: int) -> tuple[str, int, float]:
+    """POST ``total`` bytes announced by Content-Length: (answer, sent, seconds)."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as conn:
+        conn.sendall(
+            b"POST /games/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: multipart/form-data; boundary=x\r\n"
+            + f"Content-Length: {total}\r\n\r\n".encode()
+        )
+        sent = 0
+        try:
+            while sent < total:
+                conn.sendall(CHUNK)
+                sent += len(CHUNK)
+        except OSError:
+            pass
+        answer = _answer(conn, 30)
+    return answer, sent, time.monotonic() - started
+
+
+def _post_endless(port: int, seconds: float) -> tuple[str, int]:
+    """A chunked POST that never ends, for at most ``seconds``: (answer, sent)."""
+    with socket.create_connection(("127.0.0.1", port)) as conn:
+        conn.sendall(
+            b"POST /games/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: multipart/form-data; boundary=x\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
+        )
+        frame = f"{len(CHUNK):x}\r\n".encode() + CHUNK + b"\r\n"
+        sent, started = 0, time.monotonic()
+        conn.setblocking(False)
+        while time.monotonic() - started < seconds:
+            try:
+                conn.sendall(frame)
+                sent += len(CHUNK)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except OSError:
+                break
+            try:
+                head = conn.recv(200)
+            except BlockingIOError:
+                continue
+            return head.split(b"\r\n", 1)[0].decode(errors="replace") or "closed", sent
+    return "none", sent
+
+
+def _nginx_limits() -> str:
+    """The body limits and timeouts of ``deploy/nginx.conf``, as its lines."""
+    text = (ROOT / "deploy" / "nginx.conf").read_text()
+    names = ("client_max_body_size", "client_body_timeout", "client_header_timeout")
+    lines = [line.strip() for line in text.splitlines()]
+    return "\n".join(line for line in lines if line.startswith(names))
+
+
+def _start_nginx(work: str, upstream: int) -> tuple[subprocess.Popen, int]:
+    """nginx with deploy/nginx.conf's limits in front of Daphne, plain HTTP."""
+    port = _free_port()
+    os.chmod(work, 0o755)  # nginx's workers write its temporary files there
+    conf = Path(work) / "nginx.conf"
+    conf.write_text(
+        f"""pid {work}/nginx.pid;
+error_log {work}/nginx-error.log;
+events {{}}
+http {{
+    access_log off;
+    client_body_temp_path {work}/body;
+    proxy_temp_path {work}/proxy;
+    {_nginx_limits()}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://127.0.0.1:{upstream};
+            proxy_http_version 1.1;
+            proxy_set_header Host $host;
+        }}
+    }}
+}}
+"""
+    )
+    nginx = subprocess.Popen(
+        ["nginx", "-p", work, "-c", str(conf), "-g", "daemon off;"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _wait_for(port)
+    return nginx, port
+
+
 def over_daphne(megabytes: int, seconds: float) -> None:
     work = tempfile.mkdtemp(prefix="bench-bodies-")
     env = {
@@ -209,67 +301,40 @@ def over_daphne(megabytes: int, seconds: float) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    nginx = None
     try:
         _wait_for(port)
+        fronts = [("Daphne alone", port)]
+        if shutil.which("nginx"):
+            nginx, nginx_port = _start_nginx(work, port)
+            fronts.append(("nginx (deploy/nginx.conf's limits) in front", nginx_port))
+        else:
+            print("   (no nginx on this machine: the measurement behind it is skipped)")
         total = megabytes * MiB
         print(f"2. Daphne over TCP (pid {server.pid}), POST /games/import/")
-        # Content-Length, the whole body sent.
-        _reset_peak(server.pid)
-        before = _status(server.pid)["VmRSS"]
-        started = time.monotonic()
-        with socket.create_connection(("127.0.0.1", port)) as conn:
-            conn.sendall(
-                b"POST /games/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: multipart/form-data; boundary=x\r\n"
-                + f"Content-Length: {total}\r\n\r\n".encode()
+        for name, front in fronts:
+            print(f"   {name}:")
+            _reset_peak(server.pid)
+            before = _status(server.pid)["VmRSS"]
+            answer, sent, took = _post_announced(front, total)
+            growth = _status(server.pid)["VmHWM"] - before
+            print(
+                f"     {megabytes} MB with Content-Length: {answer!r} after "
+                f"{sent / MiB:.0f} MB sent, {took:.1f} s; "
+                f"Daphne's peak RSS +{growth / MiB:.1f} MB"
             )
-            sent = 0
-            try:
-                while sent < total:
-                    conn.sendall(CHUNK)
-                    sent += len(CHUNK)
-            except OSError:
-                pass
-            answer = _answer(conn, 30)
-        growth = _status(server.pid)["VmHWM"] - before
-        print(
-            f"   {megabytes} MB with Content-Length: {answer!r} after "
-            f"{sent / MiB:.0f} MB sent, {time.monotonic() - started:.1f} s; "
-            f"Daphne's peak RSS +{growth / MiB:.1f} MB"
-        )
-        # Chunked, endless.
-        _reset_peak(server.pid)
-        before = _status(server.pid)["VmRSS"]
-        with socket.create_connection(("127.0.0.1", port)) as conn:
-            conn.sendall(
-                b"POST /games/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: multipart/form-data; boundary=x\r\n"
-                b"Transfer-Encoding: chunked\r\n\r\n"
+            _reset_peak(server.pid)
+            before = _status(server.pid)["VmRSS"]
+            answer, sent = _post_endless(front, seconds)
+            growth = _status(server.pid)["VmHWM"] - before
+            print(
+                f"     endless chunked for {seconds:.0f} s: answer {answer!r} after "
+                f"{sent / MiB:.0f} MB sent; Daphne's peak RSS +{growth / MiB:.1f} MB"
             )
-            frame = f"{len(CHUNK):x}\r\n".encode() + CHUNK + b"\r\n"
-            sent, started = 0, time.monotonic()
-            conn.setblocking(False)
-            answer = "none"
-            while time.monotonic() - started < seconds:
-                try:
-                    conn.sendall(frame)
-                    sent += len(CHUNK)
-                except BlockingIOError:
-                    time.sleep(0.01)
-                except OSError:
-                    break
-                try:
-                    head = conn.recv(200)
-                except BlockingIOError:
-                    continue
-                answer = head.split(b"\r\n", 1)[0].decode(errors="replace") or "closed"
-                break
-        growth = _status(server.pid)["VmHWM"] - before
-        print(
-            f"   endless chunked for {seconds:.0f} s: answer {answer!r} after "
-            f"{sent / MiB:.0f} MB sent; Daphne's peak RSS +{growth / MiB:.1f} MB"
-        )
     finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(timeout=10)
         server.terminate()
         server.wait(timeout=10)
         subprocess.run(["rm", "-rf", work], check=False)

@@ -12,6 +12,10 @@ be on many machines. Usage:
     .venv/bin/python bench/ws.py                          # 500 games x 2 pages
     .venv/bin/python bench/ws.py --games 1 --watchers 200 # one crowded game
     .venv/bin/python bench/ws.py --redis-url redis://127.0.0.1:6379/0
+    .venv/bin/python bench/ws.py --redis-url redis://127.0.0.1:6379/0 --idle 65
+
+``--idle`` keeps every page's socket idle that long before the first move: an
+idle page must keep its socket and still get its doorbells.
 """
 
 from __future__ import annotations
@@ -208,6 +212,9 @@ def run(
         if not conn.poll(300) or conn.recv() != "ready":
             raise SystemExit("a client process did not open its pages")
     print(f"{len(watched)} pages open in {time.monotonic() - opening:.1f} s")
+    if args.idle:
+        print(f"idle for {args.idle:.0f} s before the first move")
+        time.sleep(args.idle)
 
     rng = random.Random(2)
     rung: list[tuple[int, int, float]] = []  # (game, new ply, POST start)
@@ -268,6 +275,9 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=4, help="client processes")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--redis-url", default="")
+    parser.add_argument(
+        "--idle", type=float, default=0.0, help="seconds the pages idle before moves"
+    )
     args = parser.parse_args()
     raise_open_files_limit()
     with tempfile.TemporaryDirectory() as tmp:
