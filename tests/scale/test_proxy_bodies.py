@@ -10,6 +10,7 @@ it, and passes what the site accepts. Skipped where nginx is not installed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -89,10 +90,8 @@ def _post(port: int, head: bytes, body: bytes) -> str:
     """Send a raw POST; the answer's status line."""
     with socket.create_connection(("127.0.0.1", port), 10) as conn:
         conn.sendall(head)
-        try:
+        with contextlib.suppress(OSError):  # refused mid-body: answer sent
             conn.sendall(body)
-        except OSError:
-            pass  # refused mid-body: the answer is already there
         return conn.recv(200).split(b"\r\n", 1)[0].decode()
 
 
