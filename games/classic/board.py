@@ -148,6 +148,7 @@ def _player(
         "wall": wall,
         "floor": floor,
         "floor_legal": False,
+        "targets": False,
     }
 
 
@@ -312,9 +313,17 @@ def live_context(
             }
             for line in (*range(5), FLOOR)
         ]
+        # The viewer's own pattern lines and floor line are the targets of the
+        # chosen group: each is a submit button of the destinations form
+        # ("move-dest"), enabled when legal (static/js/board.js enables them
+        # for a group chosen in the page).
+        place_text = _("Place the tiles on %(line)s")
+        mine["targets"] = True
         for line in mine["lines"]:
             line["legal"] = line["line"] in chosen_lines
+            line["target_label"] = place_text % {"line": line_label(line["line"])}
         mine["floor_legal"] = FLOOR in chosen_lines
+        mine["floor_target_label"] = place_text % {"line": line_label(FLOOR)}
         board["overflow_texts"] = json.dumps(
             {str(n): overflow_text(n) for n in sorted(overflows)}, ensure_ascii=False
         )

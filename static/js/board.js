@@ -2,8 +2,10 @@
 //
 // 1. Choosing a tile group needs no server round trip: each group button carries
 //    its legal destinations (data-dests="line:overflow ..."); a click marks it
-//    pressed, fills the move form and enables those destinations. The move is then
-//    one POST whose answer is the new board.
+//    pressed, fills the move form and enables those destinations: the row of
+//    destination buttons and the player's own pattern lines and floor line, which
+//    are submit buttons of the same form. The move is then one POST whose answer
+//    is the new board.
 // 2. After HTMX swaps in a new board, keyboard focus moves to what is now
 //    actionable: an error, else the first tile group, else the status line.
 (function () {
@@ -40,6 +42,10 @@
     if (mine) {
       mine.querySelectorAll("[data-line]").forEach(function (line) {
         line.classList.toggle("legal", Object.prototype.hasOwnProperty.call(dests, line.dataset.line));
+      });
+      // The lines themselves are the form's buttons too (form="move-dest").
+      mine.querySelectorAll("button[form]").forEach(function (target) {
+        target.disabled = !Object.prototype.hasOwnProperty.call(dests, target.value);
       });
     }
     form.hidden = false;
