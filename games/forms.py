@@ -124,10 +124,15 @@ class GameCreateForm(forms.Form):
         return data
 
 
+FAMILY_FILTER_SUFFIX = "-all"
+"""A family's value in the archive's "Game" filter (``classic-all``): a
+family and its first variant share a name (``classic``)."""
+
+
 def _variant_filter_choices() -> list[tuple[str, Any]]:
     choices: list[tuple[str, Any]] = [("", _("All games"))]
     for family, label in Family.choices:
-        choices.append((family, label))
+        choices.append((family + FAMILY_FILTER_SUFFIX, label))
         choices.extend(
             (value, name)
             for value, name in Variant.choices
@@ -182,6 +187,13 @@ class ArchiveFilterForm(forms.Form):
         ],
         required=False,
     )
+
+    def family_and_variant(self) -> tuple[str, str]:
+        """The cleaned "Game" filter as (family, variant); either may be ""."""
+        value = self.cleaned_data.get("variant") or ""
+        if value.endswith(FAMILY_FILTER_SUFFIX):
+            return value.removesuffix(FAMILY_FILTER_SUFFIX), ""
+        return "", value
 
     def clean_player(self) -> User | None:
         name = self.cleaned_data["player"].strip()

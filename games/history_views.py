@@ -52,9 +52,11 @@ def game_archive(request: HttpRequest) -> HttpResponse:
     elif form.is_bound:
         data = {k: v for k, v in form.cleaned_data.items() if k not in form.errors}
     rated = {"yes": True, "no": False}.get(data.get("rated") or "")
+    family, variant = form.family_and_variant() if "variant" in data else ("", "")
     filters = selectors.ArchiveFilters(
         player=data.get("player"),
-        variant=data.get("variant") or "",
+        family=family,
+        variant=variant,
         players=data.get("players"),
         rated=rated,
         since=data.get("since"),
@@ -63,9 +65,12 @@ def game_archive(request: HttpRequest) -> HttpResponse:
         imported=data.get("show") == "imported",
     )
     page = page_number(request.GET)
-    games, has_next = _page(
-        selectors.game_archive(filters=filters), page, ARCHIVE_PAGE_SIZE
-    )
+    if "player" in form.errors:  # a player nobody is: their games are none
+        games, has_next = [], False
+    else:
+        games, has_next = _page(
+            selectors.game_archive(filters=filters), page, ARCHIVE_PAGE_SIZE
+        )
     return render(
         request,
         "games/archive.html",

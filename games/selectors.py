@@ -14,7 +14,6 @@ from games.engine import record
 from games.engine.common import Game as EngineGame
 
 from .models import (
-    FAMILY_VARIANTS,
     Game,
     Move,
     PlayerStats,
@@ -245,8 +244,10 @@ class ArchiveFilters:
     """What the archive may be filtered by (all optional)."""
 
     player: User | None = None
+    family: str = ""
+    """A whole family (``classic``: both walls)."""
     variant: str = ""
-    """A variant (``classic-grey``) or a whole family (``classic``: both walls)."""
+    """One variant (``classic``: the coloured wall only; ``classic-grey``)."""
     players: int | None = None
     rated: bool | None = None
     since: date | None = None
@@ -278,9 +279,9 @@ def game_archive(*, filters: ArchiveFilters) -> QuerySet[Game]:
         games = games.filter(
             pk__in=Seat.objects.filter(user=filters.player).values("game_id")
         )
-    if filters.variant in FAMILY_VARIANTS:
-        games = games.filter(family=filters.variant)
-    elif filters.variant:
+    if filters.family:
+        games = games.filter(family=filters.family)
+    if filters.variant:
         games = games.filter(variant=filters.variant)
     if filters.players is not None:
         games = games.filter(players=filters.players)

@@ -139,8 +139,11 @@ def test_archive_filters(filled, players):
     assert _archive_ids(variant="classic-grey") == [
         g.pk for g in newest_first if g.variant == "classic-grey"
     ]
-    assert _archive_ids(variant="pavilion") == [
+    assert _archive_ids(family="pavilion") == [
         g.pk for g in newest_first if g.variant.startswith("pavilion")
+    ]
+    assert _archive_ids(variant="pavilion") == [
+        g.pk for g in newest_first if g.variant == "pavilion"
     ]
     assert _archive_ids(players=3) == [g.pk for g in newest_first if g.players == 3]
     assert _archive_ids(rated=False) == [g.pk for g in newest_first if not g.rated]
@@ -162,11 +165,13 @@ def test_archive_page_filters_and_paginates(filled, client):
     page2 = client.get(url, {"page": 2})
     assert page1.context["has_next"] and not page2.context["has_next"]
     assert len(page1.context["games"]) == 25 and len(page2.context["games"]) == 15
-    # an unknown player is a form error, not a crash, and shows everything
+    # an unknown player is a form error, not a crash, and lists no game
     unknown = client.get(url, {"player": "nobody-here"})
     assert unknown.status_code == 200
-    assert "nobody-here" in unknown.content.decode()
-    assert len(unknown.context["games"]) == 25
+    assert unknown.context["form"].errors["player"] == [
+        "No player is called nobody-here."
+    ]
+    assert list(unknown.context["games"]) == []
     assert client.get(url, {"page": "x"}).status_code == 200
 
 
@@ -388,3 +393,30 @@ def test_imported_names_are_isolated_from_the_text_around_them(players, client):
         # Everywhere else (the log, headings) it sits between Unicode isolates.
         rest = html.replace(f"<bdi>{name}</bdi>", "").replace(f"\u2068{name}\u2069", "")
         assert name not in rest, url
+
+
+def test_archive_game_filter_tells_each_variant_from_its_family(filled, client):
+    """The coloured wall lists only coloured-wall games; "Azul" lists both
+    walls. Each option of the select has its own value."""
+    url = reverse("games:archive")
+    variants = dict(Game.objects.values_list("pk", "variant"))
+    assert {"classic", "classic-grey"} <= set(variants.values())
+    form = client.get(url).context["form"]
+    values = [value for value, _label in form.fields["variant"].choices]
+    assert len(values) == len(set(values))
+
+    def listed(value: str) -> set[str]:
+        shown = set()
+        for page in (1, 2):
+            response = client.get(url, {"variant": value, "page": page})
+            shown |= {variants[g.pk] for g in response.context["games"]}
+        return shown
+
+    assert listed("classic") == {"classic"}
+    assert listed("classic-grey") == {"classic-grey"}
+    assert listed("classic-all") == {"classic", "classic-grey"}
+    assert listed("pavilion-all") == {
+        v for v in variants.values() if v.startswith("pavilion")
+    }
+    rows = client.get(url, {"variant": "classic"}).content.decode()
+    assert 'value="classic" selected' in rows
