@@ -65,9 +65,9 @@ def game_archive(request: HttpRequest) -> HttpResponse:
         imported=data.get("show") == "imported",
     )
     page = page_number(request.GET)
-    if "player" in form.errors:  # a player nobody is: their games are none
-        games, has_next = [], False
-    else:
+    games: list[Game] = []
+    has_next = False
+    if "player" not in form.errors:  # a player nobody is has no games
         games, has_next = _page(
             selectors.game_archive(filters=filters), page, ARCHIVE_PAGE_SIZE
         )
