@@ -1,9 +1,22 @@
 """Top-level URLs: the games app at the root, accounts under /accounts/."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from games import rules_views
+
+
+class FaviconRedirect(RedirectView):
+    """Pages name their icon (base.html); this answers what asks the old path.
+    Resolved per request: the static file's stored (hashed) name."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.svg")
+
 
 urlpatterns = [
     path("", include("games.urls")),
@@ -11,4 +24,5 @@ urlpatterns = [
     path("rules/<str:family>/", rules_views.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
 ]

@@ -310,3 +310,15 @@ def test_a_complete_game_through_the_views(
             zip(outcome.ranks, outcome.scores, strict=True)
         )
     }
+
+
+def test_pages_name_the_site_icon_and_the_old_path_leads_to_it(client):
+    page = client.get(reverse("games:home")).content.decode()
+    match = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+    assert match
+    icon = client.get(match.group(1))
+    assert icon.status_code == 200
+    assert b"<svg" in b"".join(icon.streaming_content)
+    old = client.get("/favicon.ico")
+    assert old.status_code == 301
+    assert old["Location"] == match.group(1)
