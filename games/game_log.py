@@ -41,9 +41,12 @@ def game_log(
     family: GameFamily,
     seats: Sequence[Seat],
     names: Sequence[str],
+    described: Sequence[str] | None = None,
 ) -> list[str]:
-    """The log in words, with a line where each player left the game."""
-    lines = list(family.describe_log(engine, names))
+    """The log in words, with a line where each player left the game.
+    ``described`` is ``family.describe_log(engine, names)`` when the caller has
+    it already."""
+    lines = list(family.describe_log(engine, names) if described is None else described)
     left = [seat for seat in seats if seat.forfeited_ply is not None]
     if left:
         last_forfeit = max(int(seat.forfeited_ply or 0) for seat in left)
@@ -60,3 +63,19 @@ def game_log(
         for position, text in sorted(notes, reverse=True):
             lines.insert(position, text)
     return [line for line in lines if line]
+
+
+def log_since(
+    *, game: Game, engine: EngineGame, described: Sequence[str], ply: int
+) -> list[str]:
+    """The lines of ``described`` (the log in words) for the events after
+    ``ply``: what happened since a player's decision at that ply. What the
+    engine did at once with that decision (a wall tiling, the round's end)
+    belongs to it, not to what came since."""
+    events = engine.events()
+    if ply + 1 >= len(events):
+        return []
+    before = record.new_game(game.variant, game.players, engine.first_seat)
+    for event in events[: ply + 1]:
+        before.apply_event(event)
+    return [line for line in described[len(before.log) :] if line]

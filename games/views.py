@@ -25,7 +25,7 @@ from . import selectors, services
 from .families import family_for
 from .forms import GameCreateForm, board_query
 from .forms import game_id as query_game_id
-from .game_log import game_log
+from .game_log import game_log, log_since
 from .models import Game
 from .requests import HtmxHttpRequest, SignedInHttpRequest
 
@@ -116,9 +116,31 @@ def _board_response(
         active=active,
         query=board_query(request.GET) if request.method == "GET" else {},
     )
+    described = family.describe_log(engine, names)
     board["log"] = game_log(
-        game=game, engine=engine, family=family, seats=seat_rows, names=names
+        game=game,
+        engine=engine,
+        family=family,
+        seats=seat_rows,
+        names=names,
+        described=described,
     )
+    if viewer_seat is not None:
+        # The viewer's latest decision: the last event with their seat (deals
+        # have none).
+        events = engine.events()
+        mine = next(
+            (
+                ply
+                for ply in range(len(events) - 1, -1, -1)
+                if events[ply].get("seat") == viewer_seat
+            ),
+            None,
+        )
+        if mine is not None:
+            board["since"] = log_since(
+                game=game, engine=engine, described=described, ply=mine
+            )
     vacations = selectors.seat_vacations(game=game)
     to_move = engine.to_move() if active else None
     context.update(

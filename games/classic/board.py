@@ -80,6 +80,17 @@ def _groups(
     ]
 
 
+def last_take(engine: ClassicGame) -> dict[str, Any] | None:
+    """The latest take while its tiles still lie where it put them: the log's
+    last entry, if it is a take (after the round's wall tiling or the next deal,
+    nothing on the board shows it any more)."""
+    size = engine.log_size()
+    if not size:
+        return None
+    entry = engine.log_from(size - 1)[0]
+    return entry if entry["type"] == "take" else None
+
+
 def _player(
     engine: ClassicGame,
     seat: int,
@@ -87,8 +98,10 @@ def _player(
     tiles: list[dict[str, str]],
     to_move: int | None,
     line_labels: Sequence[str],
+    last: dict[str, Any] | None,
 ) -> dict[str, Any]:
     board = engine.boards[seat]
+    mine_last = last if last is not None and last["seat"] == seat else None
     lines = []
     for line in range(5):
         count = board.line_count[line]
@@ -105,6 +118,10 @@ def _player(
                 "tiles": [tiles[colour]] * count if count else [],
                 "legal": False,
                 "pending": False,
+                # How many of its tiles the last take put there (drawn first).
+                "last": mine_last["placed"]
+                if mine_last is not None and mine_last["line"] == line
+                else 0,
             }
         )
     # A wall cell is a placed tile, else its printed colour (none on the grey
@@ -126,6 +143,8 @@ def _player(
             )
         wall.append(cells)
     floor = []
+    # The last take's tiles on the floor are its last ones.
+    first_new = len(board.floor) - (mine_last["to_floor"] if mine_last else 0)
     for index, penalty in enumerate(FLOOR_PENALTIES):
         item = board.floor[index] if index < len(board.floor) else None
         marker = item == MARKER
@@ -134,6 +153,7 @@ def _player(
                 **(tiles[item] if item is not None and not marker else _NO_TILE),
                 "penalty": penalty,
                 "marker": marker,
+                "last": first_new <= index < len(board.floor) and not marker,
             }
         )
     return {
@@ -165,6 +185,8 @@ def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any
     line_label = _("Line %(n)s")
     line_labels = [line_label % {"n": line + 1} for line in range(5)]
     factory_label = _("Factory %(number)s")
+    last = last_take(engine)
+    taken_from = last["source"] if last is not None else None
     factories = []
     for index, counts in enumerate(engine.factories):
         groups = _groups(index, counts, tiles)
@@ -176,6 +198,7 @@ def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any
                 "groups": groups,
                 "marker": False,
                 "empty": not groups,
+                "last": taken_from == index,
             }
         )
     groups = _groups(CENTER, engine.center, tiles)
@@ -186,6 +209,7 @@ def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any
         "groups": groups,
         "marker": engine.center_marker,
         "empty": not groups and not engine.center_marker,
+        "last": taken_from == CENTER,
     }
     return {
         "round": engine.round,
@@ -196,7 +220,7 @@ def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any
         "centre": centre,
         "sources": [*factories, centre],
         "players": [
-            _player(engine, seat, names[seat], tiles, to_move, line_labels)
+            _player(engine, seat, names[seat], tiles, to_move, line_labels, last)
             for seat in range(engine.players)
         ],
         "bag": _counts(engine.bag, tiles),

@@ -35,6 +35,8 @@ class _Marks(HTMLParser):
         self.stack: list[str | None] = []  # the zone each open element opened
         self.zones: dict[str, Counter[str]] = {}
         self.standings: list[dict[str, str]] = []
+        self.last: dict[str, Counter[str]] = {}  # tiles marked data-last-move
+        self.last_from: list[str] = []  # zones marked data-last-move="from"
 
     def _zone(self) -> str | None:
         return next((z for z in reversed(self.stack) if z is not None), None)
@@ -49,6 +51,10 @@ class _Marks(HTMLParser):
             where = zone if zone is not None else self._zone()
             assert where is not None, f"a tile ({colour}) outside any data-zone"
             self.zones[where][colour] += int(values.get("data-count") or 1)
+            if "data-last-move" in values:
+                self.last.setdefault(where, Counter())[colour] += 1
+        if zone is not None and values.get("data-last-move") == "from":
+            self.last_from.append(zone)
         if "data-seat" in values and "data-rank" in values:
             self.standings.append(values)
         if tag not in VOID:
@@ -79,3 +85,11 @@ def standings(html: str) -> dict[int, tuple[int, int]]:
         int(row["data-seat"]): (int(row["data-rank"]), int(row["data-score"]))
         for row in parser.standings
     }
+
+
+def last_move(html: str) -> tuple[dict[str, Counter[str]], list[str]]:
+    """The last move as the page marks it: the tiles it placed, by zone and
+    colour (``data-last-move``), and the zones it took from (``="from"``)."""
+    parser = _Marks()
+    parser.feed(html)
+    return parser.last, parser.last_from
