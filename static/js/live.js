@@ -1,6 +1,7 @@
 // Live pages over WebSockets. The sockets are doorbells: they only say that
 // something changed; the page then refetches its own view over HTTP.
-// - every signed-in page: /ws/user/ -> refetch the "your move" badge (+ toast)
+// - every signed-in page: /ws/user/ -> refetch the "your move" badge (+ toast:
+//   one per game, closable, gone after a few seconds, none for the game on screen)
 // - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved
 // After a dropped connection each socket reconnects (with back-off) and catches up:
 // the game socket's first message is the current ply, the badge is refetched.
@@ -27,9 +28,38 @@
     open();
   }
 
+  var TOAST_SECONDS = 8;
+
+  // Toasts: one per game (a newer one replaces it), closable, gone after a few
+  // seconds; none for the game on screen, whose board already says it.
+  function onScreenGame() {
+    var live = document.getElementById("live-game");
+    return live ? live.dataset.game : null;
+  }
+
+  function tidyToasts(toasts) {
+    var newest = {};
+    toasts.querySelectorAll(".toast[data-game]").forEach(function (toast) {
+      var game = toast.dataset.game;
+      if (newest[game]) newest[game].remove();
+      newest[game] = toast;
+      if (game === onScreenGame()) toast.remove();
+      if (!toast.dataset.timer) {
+        toast.dataset.timer = "1";
+        setTimeout(function () { toast.remove(); }, TOAST_SECONDS * 1000);
+      }
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var close = event.target.closest && event.target.closest(".toast-close");
+    if (close) close.closest(".toast").remove();
+  });
+
   function refreshBadge(game) {
     var badge = document.getElementById("turn-badge");
     if (!badge || !window.htmx) return;
+    if (game && String(game) === onScreenGame()) game = null;
     var url = badge.dataset.url + (game ? "?game=" + encodeURIComponent(game) : "");
     htmx.ajax("GET", url, { target: "#turn-badge", swap: "outerHTML" });
   }
@@ -60,6 +90,11 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    var toasts = document.getElementById("toasts");
+    if (toasts && "MutationObserver" in window) {
+      new MutationObserver(function () { tidyToasts(toasts); })
+        .observe(toasts, { childList: true });
+    }
     if (!("WebSocket" in window)) return;
     if (document.body.dataset.userSocket) {
       var first = true;

@@ -1,0 +1,110 @@
+"""The "your move" toasts: one per game, replaced rather than stacked, closable,
+gone after a few seconds, and never for the game on screen."""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from games import selectors
+from games.models import Game
+from tests.e2e.test_live_board import PASSWORD, log_in, start_game
+from tests.games.helpers import move_post_data
+
+
+def _play_one(contexts: dict[int, BrowserContext], live_url: str, game_id: int, rng):
+    """One legal move by whoever is to move, posted from their browser context
+    (the server rings the sockets); the seat that moved."""
+
+    def read():
+        game = selectors.game_get(game_id=game_id)
+        engine = selectors.game_engine(game)
+        return game.seat_to_move, game.ply, rng.choice(engine.legal_moves())
+
+    with ThreadPoolExecutor(1) as pool:  # the ORM outside Playwright's loop
+        seat, ply, move = pool.submit(read).result()
+    context = contexts[seat]
+    token = next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")
+    response = context.request.post(
+        f"{live_url}/games/{game_id}/move/",
+        form=move_post_data(move, ply),
+        headers={"X-CSRFToken": token, "HX-Request": "true"},
+    )
+    assert response.status == 200
+    return seat
+
+
+def _to_move(game_id: int) -> int | None:
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(
+            lambda: Game.objects.values_list("seat_to_move", flat=True).get(pk=game_id)
+        ).result()
+
+
+def test_one_toast_per_game_after_ten_moves_closable_and_gone_later(
+    browser: Browser, live_url: str, make_user
+):
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+    game = start_game(ana, binh)
+    seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10_000)
+    log_in(page, live_url, "ana")
+    other = browser.new_context().new_page()
+    log_in(other, live_url, "binh")
+    contexts = {seat_of[ana.pk]: page.context, seat_of[binh.pk]: other.context}
+    page.goto(f"{live_url}/")  # ana looks at her home page, not the game
+    page.wait_for_timeout(300)  # the user socket connects
+    toasts = page.locator(f'#toasts .toast[data-game="{game.pk}"]')
+    rng = random.Random(4)
+    rang = 0
+    for _ in range(10):
+        before = _to_move(game.pk)
+        _play_one(contexts, live_url, game.pk, rng)
+        if _to_move(game.pk) == seat_of[ana.pk] != before:
+            rang += 1
+            expect(toasts).to_contain_text(f"Your move in game {game.pk}")
+        # never more than one for the game, however many moves rang
+        assert toasts.count() <= 1
+    assert rang >= 3
+    if toasts.count():
+        toasts.get_by_role("button", name="Close").click()
+        expect(toasts).to_have_count(0)
+    # a new one goes by itself after a few seconds
+    while _to_move(game.pk) == seat_of[ana.pk]:
+        _play_one(contexts, live_url, game.pk, rng)
+    while _to_move(game.pk) != seat_of[ana.pk]:
+        _play_one(contexts, live_url, game.pk, rng)
+    expect(toasts).to_have_count(1)
+    expect(toasts).to_have_count(0, timeout=12_000)
+    page.context.close()
+    other.context.close()
+
+
+def test_no_toast_for_the_game_on_screen(browser: Browser, live_url: str, make_user):
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+    game = start_game(ana, binh)
+    seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10_000)
+    log_in(page, live_url, "ana")
+    other = browser.new_context().new_page()
+    log_in(other, live_url, "binh")
+    contexts = {seat_of[ana.pk]: page.context, seat_of[binh.pk]: other.context}
+    page.goto(f"{live_url}/games/{game.pk}/")
+    page.wait_for_timeout(300)
+    rng = random.Random(6)
+    while _to_move(game.pk) == seat_of[ana.pk]:
+        _play_one(contexts, live_url, game.pk, rng)
+    ply = int(page.locator("#board").get_attribute("data-ply") or 0)
+    _play_one(contexts, live_url, game.pk, rng)  # binh's move: ana's turn
+    page.wait_for_function(
+        "ply => Number(document.querySelector('#board').dataset.ply) > ply", arg=ply
+    )
+    expect(page.locator("#turn-badge")).to_have_text("Your move: 1")
+    page.wait_for_timeout(500)
+    expect(page.locator("#toasts .toast")).to_have_count(0)
+    page.context.close()
+    other.context.close()
