@@ -134,6 +134,7 @@ def game_join(*, game_id: int, user: User) -> Game:
         seat.invite_status = Seat.Invite.JOINED
         seat.save(update_fields=["user", "invite_status"])
         _start_if_full(game, seats)
+        _ring_if_waiting(game)
     return game
 
 
@@ -159,6 +160,7 @@ def game_invitation_respond(*, game_id: int, user: User, accept: bool) -> Game:
         mine.user = None
         mine.invite_status = Seat.Invite.OPEN
         mine.save(update_fields=["user", "invite_status"])
+        _ring_if_waiting(game)
     return game
 
 
@@ -166,7 +168,15 @@ def _accept(game: Game, seat: Seat, seats: list[Seat]) -> Game:
     seat.invite_status = Seat.Invite.JOINED
     seat.save(update_fields=["invite_status"])
     _start_if_full(game, seats)
+    _ring_if_waiting(game)
     return game
+
+
+def _ring_if_waiting(game: Game) -> None:
+    """A seat of a game still waiting for players changed: its open pages
+    redraw their seats (starting the game rings through ``_append_events``)."""
+    if game.status == Game.Status.OPEN:
+        _notify_after_commit(game, {})
 
 
 def game_cancel(*, game_id: int, user: User) -> Game:
@@ -182,6 +192,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
         game.status = Game.Status.CANCELLED
         game.finished_at = clock.now()
         game.save(update_fields=["status", "finished_at"])
+        _notify_after_commit(game, {})
     return game
 
 

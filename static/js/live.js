@@ -2,7 +2,9 @@
 // something changed; the page then refetches its own view over HTTP.
 // - every signed-in page: /ws/user/ -> refetch the "your move" badge (+ toast:
 //   one per game, closable, gone after a few seconds, none for the game on screen)
-// - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved
+// - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved;
+//   while the game waits for players, redraw the page when its seats change or
+//   it starts
 // After a dropped connection each socket reconnects (with back-off) and catches up:
 // the game socket's first message is the current ply, the badge is refetched.
 (function () {
@@ -64,10 +66,12 @@
     htmx.ajax("GET", url, { target: "#turn-badge", swap: "outerHTML" });
   }
 
-  function watchGame(live) {
+  function watchGame(path) {
     var latest = null; // newest {ply, status} the socket announced
     var fetching = false;
+    var hello = true; // the socket's first message says where things stand
 
+    function live() { return document.getElementById("live-game"); }
     function board() { return document.getElementById("board"); }
     function stale() {
       var b = board();
@@ -78,11 +82,34 @@
     function refresh() {
       if (fetching || !stale()) return;
       fetching = true;
-      htmx.ajax("GET", live.dataset.boardUrl, { target: "#board", swap: "outerHTML" })
+      htmx.ajax("GET", live().dataset.boardUrl, { target: "#board", swap: "outerHTML" })
         .finally(function () { fetching = false; refresh(); });
     }
-    socket(live.dataset.socket, function (msg) {
+    // A game waiting for players: its seats changed or it started (or was
+    // called off). The page's main part is drawn again in place: the seats,
+    // or the board (whose socket is this one).
+    function redrawPage() {
+      fetch(location.href, { credentials: "same-origin" })
+        .then(function (response) { return response.text(); })
+        .then(function (html) {
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+          var main = document.getElementById("main");
+          if (!fresh || !main) return;
+          main.replaceWith(fresh);
+          htmx.process(fresh);
+          refresh();
+        });
+    }
+    socket(path, function (msg) {
       if (msg.type !== "game") return;
+      var first = hello;
+      hello = false;
+      var current = live();
+      if (!current) return;
+      if (current.dataset.waiting) {
+        if (!first || msg.status !== current.dataset.waiting) redrawPage();
+        return;
+      }
       if (latest && msg.ply < latest.ply) return; // an older message, arrived late
       latest = { ply: msg.ply, status: msg.status };
       refresh();
@@ -106,6 +133,6 @@
       });
     }
     var live = document.getElementById("live-game");
-    if (live) watchGame(live);
+    if (live) watchGame(live.dataset.socket);
   });
 })();
