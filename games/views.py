@@ -47,7 +47,7 @@ def _viewer_seat(game: Game, request: HttpRequest) -> int | None:
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "open_games": selectors.game_list_open(
             user=request.user if request.user.is_authenticated else None
@@ -61,6 +61,8 @@ def home(request: HttpRequest) -> HttpResponse:
             waiting=selectors.game_list_waiting(user=user),
             finished=selectors.game_list_recently_finished(user=user),
         )
+        if request.htmx:  # live.js: the lists again, after the socket rang
+            return render(request, "games/home.html#lists", context)
     return render(request, "games/home.html", context)
 
 

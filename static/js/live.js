@@ -1,6 +1,7 @@
 // Live pages over WebSockets. The sockets are doorbells: they only say that
 // something changed; the page then refetches its own view over HTTP.
-// - every signed-in page: /ws/user/ -> refetch the "your move" badge (+ toast:
+// - every signed-in page: /ws/user/ -> refetch the "your move" badge (and the
+//   home page's lists) (+ toast:
 //   one per game, closable, gone after a few seconds, none for the game on screen)
 // - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved;
 //   while the game waits for players, redraw the page when its seats change or
@@ -57,6 +58,13 @@
     var close = event.target.closest && event.target.closest(".toast-close");
     if (close) close.closest(".toast").remove();
   });
+
+  // The home page's lists follow the badge.
+  function refreshLists() {
+    var lists = document.getElementById("home-lists");
+    if (!lists || !window.htmx) return;
+    htmx.ajax("GET", lists.dataset.url, { target: "#home-lists", swap: "outerHTML" });
+  }
 
   function refreshBadge(game) {
     var badge = document.getElementById("turn-badge");
@@ -126,9 +134,11 @@
     if (document.body.dataset.userSocket) {
       var first = true;
       socket(document.body.dataset.userSocket, function (msg) {
-        if (msg.type === "user") refreshBadge(msg.your_turn ? msg.game : null);
+        if (msg.type !== "user") return;
+        refreshBadge(msg.your_turn ? msg.game : null);
+        refreshLists();
       }, function () {
-        if (!first) refreshBadge(null); // catch up after a reconnect
+        if (!first) { refreshBadge(null); refreshLists(); } // catch up after a reconnect
         first = false;
       });
     }

@@ -1,5 +1,6 @@
 """The "your move" toasts: one per game, replaced rather than stacked, closable,
-gone after a few seconds, and never for the game on screen."""
+gone after a few seconds, and never for the game on screen; and the home page's
+lists, which follow the badge."""
 
 from __future__ import annotations
 
@@ -60,10 +61,17 @@ def test_one_toast_per_game_after_ten_moves_closable_and_gone_later(
     toasts = page.locator(f'#toasts .toast[data-game="{game.pk}"]')
     rng = random.Random(4)
     rang = 0
+    awaiting = page.locator('section[aria-labelledby="h-awaiting"] a')
+    waiting = page.locator('section[aria-labelledby="h-waiting"] a')
+    link = f"/games/{game.pk}/"
     for _ in range(10):
         before = _to_move(game.pk)
         _play_one(contexts, live_url, game.pk, rng)
-        if _to_move(game.pk) == seat_of[ana.pk] != before:
+        mine = _to_move(game.pk) == seat_of[ana.pk]
+        # the home page's lists follow: the game under "Your move" or not
+        expect(awaiting.and_(page.locator(f'[href="{link}"]'))).to_have_count(int(mine))
+        expect(waiting.and_(page.locator(f'[href="{link}"]'))).to_have_count(1 - mine)
+        if mine and before != seat_of[ana.pk]:
             rang += 1
             expect(toasts).to_contain_text(f"Your move in game {game.pk}")
         # never more than one for the game, however many moves rang
