@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games.engine import record
@@ -26,7 +27,7 @@ from .families import family_for
 from .forms import GameCreateForm, board_query
 from .forms import game_id as query_game_id
 from .game_log import game_log, log_since
-from .models import Game
+from .models import Game, Seat
 from .requests import HtmxHttpRequest, SignedInHttpRequest
 
 
@@ -166,10 +167,32 @@ def _board_response(
     )
     if game.status == Game.Status.FINISHED:
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}
+        context["winners"] = _winners(seat_rows)
     template = "games/game_detail.html"
     if request.htmx:
         template += "#board"
     return render(request, template, context)
+
+
+def _winners(seats: list[Seat]) -> dict[str, Any] | None:
+    """The final announcement: the seats ranked first and how they won."""
+    first = [seat for seat in seats if seat.rank == 1]
+    if not first:
+        return None
+    score = int(first[0].score or 0)
+    if len(first) == 1:
+        text = ngettext(
+            "%(name)s wins with %(score)s point.",
+            "%(name)s wins with %(score)s points.",
+            score,
+        ) % {"name": first[0].shown_name, "score": score}
+    else:
+        text = ngettext(
+            "%(names)s share the win with %(score)s point each.",
+            "%(names)s share the win with %(score)s points each.",
+            score,
+        ) % {"names": ", ".join(seat.shown_name for seat in first), "score": score}
+    return {"text": text, "seats": " ".join(str(seat.number) for seat in first)}
 
 
 def _action_answer(request: HtmxHttpRequest, game: Game, error: str) -> HttpResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.urls import reverse
@@ -66,3 +67,20 @@ def test_answer_to_the_final_move_shows_every_rank_and_score(
     partner = next(s.user for s in game.seats.all() if s.user != mover)
     page = client_for(partner).get(reverse("games:detail", args=[game.pk]), **HTMX)
     assert standings(page.text) == expected
+    # The end is announced: who won, with their score.
+    names = [seat.user.username for seat in game.seats.all()]
+    for html in (response.text, page.text):
+        match = re.search(
+            r'<p class="winners" data-winners="([\d ]*)">([^<]*)</p>', html
+        )
+        assert match is not None
+        assert [int(seat) for seat in match.group(1).split()] == list(outcome.winners)
+        top = outcome.scores[outcome.winners[0]]
+        if len(outcome.winners) == 1:
+            assert match.group(2) == (
+                f"{names[outcome.winners[0]]} wins with {top} "
+                f"point{'' if top == 1 else 's'}."
+            )
+        else:
+            winners = ", ".join(names[seat] for seat in outcome.winners)
+            assert match.group(2).startswith(f"{winners} share the win with {top} ")

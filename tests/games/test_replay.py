@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from django.urls import reverse
 
 from games import selectors, services
 from games.engine import record
 from games.models import Game
 from games.replay import engine_at, game_replay
 
-from .helpers import move_event
+from .helpers import move_event, pavilion_choose
 
 pytestmark = pytest.mark.django_db
 
@@ -128,3 +130,31 @@ def test_pavilion_replay_page_draws_the_live_board(client, players, start_game):
     assert html.count('class="pv-diamond') == 2 * 42
     assert 'class="pv-space choice' not in html and 'name="take"' not in html
     assert 'aria-current="step"' in html
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_the_replays_last_step_shows_the_final_scores(
+    client, players, start_game, variant
+):
+    rng = random.Random(11)
+    game = start_game(players[:2], variant=variant)
+    while game.status == Game.Status.ACTIVE:
+        engine = selectors.game_engine(game)
+        move = (
+            pavilion_choose(engine, rng)
+            if variant == "pavilion"
+            else rng.choice(engine.legal_moves())
+        )
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(move),
+            expected_ply=game.ply,
+        )
+        game = selectors.game_get(game_id=game.pk)
+    page = client.get(reverse("games:replay", args=[game.pk]), {"ply": game.ply})
+    table = re.search(r'class="results replay-scores">(.*?)</table>', page.text, re.S)
+    assert table is not None
+    shown = re.findall(r"<bdi>([^<]+)</bdi></th><td>(-?\d+)</td>", table.group(1))
+    final = [(s.user.username, str(s.score)) for s in game.seats.all()]
+    assert shown == final
