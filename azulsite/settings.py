@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "azulsite.site_url.SiteUrlMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After auth: a signed-in player's saved language beats cookie/Accept-Language.
@@ -354,8 +355,9 @@ EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "azul@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Absolute links in e-mails.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Absolute links in e-mails: this base when set, else the address the site is
+# served on, taken from its requests (azulsite/site_url.py).
+SITE_URL = os.environ.get("SITE_URL", "")
 
 # The deadline job (timeouts, reminders, turn e-mails) runs in the Daphne process
 # every this many seconds when set (games/jobs.py; the README's run command sets

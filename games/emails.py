@@ -2,7 +2,8 @@
 
 Rendered from templates (``templates/games/email/``) in the recipient's language:
 ``user.language`` when the account has one (the i18n issue adds it), else the
-site's default. Links are absolute, from ``SITE_URL``.
+site's default. Links are absolute, on the site's address
+(``azulsite.site_url``: ``SITE_URL``, else the address its requests came to).
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
+from azulsite.site_url import site_url
 
 from .models import Game
 
 
 def _absolute(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
+    return site_url() + path
 
 
 def _send(user: User, template: str, context: dict[str, Any]) -> None:

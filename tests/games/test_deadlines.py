@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import clock, jobs, selectors, services
 from games.models import Game, Move, Seat
 
-from .helpers import move_event
+from .helpers import move_event, move_post_data
 
 pytestmark = pytest.mark.django_db
 
@@ -363,3 +363,36 @@ def test_deadline_is_shown_in_my_games_and_on_the_game_page(
     client = client_for(players[0])
     assert "deadline in" in client.get("/").content.decode()
     assert "Deadline:" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_email_links_use_the_address_the_site_is_served_on(
+    players, start_game, fake_clock, client_for, settings
+):
+    """Without SITE_URL the links follow the requests' address (here a move
+    posted to port 8123), not a fixed port; with it, SITE_URL wins."""
+    settings.SITE_URL = ""
+    settings.ALLOWED_HOSTS = ["azul.test"]
+    game = start_game(players[:2])
+    mover = to_move(game)
+    engine = selectors.game_engine(game)
+    response = client_for(mover).post(
+        f"/games/{game.pk}/move/",
+        move_post_data(engine.legal_moves()[0], game.ply),
+        HTTP_HOST="azul.test:8123",
+    )
+    assert response.status_code == 302
+    assert jobs.process_deadlines().turn_emails == 1
+    [message] = mail.outbox
+    assert f"http://azul.test:8123/games/{game.pk}/" in message.body
+    # A forged Host is refused before it can be recorded.
+    forged = client_for(mover).post(
+        f"/games/{game.pk}/move/", {}, HTTP_HOST="evil.example"
+    )
+    assert forged.status_code == 400
+    settings.SITE_URL = "https://azul.example.org/"
+    game.refresh_from_db()
+    services.game_resign(game_id=game.pk, user=to_move(game))
+    other = start_game(players[2:4])
+    jobs.process_deadlines()
+    [later] = [m for m in mail.outbox if f"game {other.pk}" in m.subject]
+    assert f"https://azul.example.org/games/{other.pk}/" in later.body
