@@ -49,6 +49,12 @@ class EmailPreferencesForm(forms.ModelForm):
         widgets = {"email_notifications": forms.RadioSelect}
 
 
+class PlayPreferencesForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("play_forced",)
+
+
 class VacationForm(forms.Form):
     days = forms.IntegerField(
         label=_("Days of vacation"),

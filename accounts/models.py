@@ -42,6 +42,14 @@ class User(AbstractUser):
             "The site and its e-mails use this language; empty: the browser's."
         ),
     )
+    play_forced = models.BooleanField(
+        _("play my forced decisions"),
+        default=True,
+        help_text=_(
+            "When the rules leave you exactly one legal decision, the site plays "
+            "it for you at once (the move log says so)."
+        ),
+    )
     digest_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last daily digest went out."
     )

@@ -20,7 +20,7 @@ from games import selectors
 from games.charts import rating_chart
 from games.models import Family
 
-from .forms import EmailPreferencesForm, SignUpForm, VacationForm
+from .forms import EmailPreferencesForm, PlayPreferencesForm, SignUpForm, VacationForm
 from .models import VACATION_DAYS_PER_YEAR, User
 from .requests import AuthenticatedHttpRequest
 from .services import user_language_set
@@ -114,11 +114,12 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """E-mail preference and vacation: one page, three small POST forms."""
+    """E-mail and play preferences and vacation: one page, small POST forms."""
     from games import services
 
     user = request.user
     preferences = EmailPreferencesForm(instance=user)
+    play = PlayPreferencesForm(instance=user)
     vacation_form = VacationForm()
     if request.method == "POST":
         action = request.POST.get("action")
@@ -127,6 +128,12 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             if preferences.is_valid():
                 preferences.save()
                 messages.success(request, _("Your e-mail settings were saved."))
+                return redirect("settings")
+        elif action == "play":
+            play = PlayPreferencesForm(request.POST, instance=user)
+            if play.is_valid():
+                play.save()
+                messages.success(request, _("Your play settings were saved."))
                 return redirect("settings")
         elif action == "vacation_start":
             vacation_form = VacationForm(request.POST)
@@ -157,6 +164,7 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
         "accounts/settings.html",
         {
             "preferences": preferences,
+            "play": play,
             "vacation_form": vacation_form,
             "vacation": services.vacation_current(user=user),
             "days_left": max(0, VACATION_DAYS_PER_YEAR - used),

@@ -2,7 +2,8 @@
 
 The family words each event (``family.describe_log``); the site adds a line
 where a player resigned or forfeited on time, after the lines of the events
-played before they left.
+played before they left, and one after each decision it played as a player's
+only legal one.
 """
 
 from __future__ import annotations
@@ -47,11 +48,11 @@ def game_log(
     ``described`` is ``family.describe_log(engine, names)`` when the caller has
     it already."""
     lines = list(family.describe_log(engine, names) if described is None else described)
+    notes = _forced_notes(game, engine, names)
     left = [seat for seat in seats if seat.forfeited_ply is not None]
     if left:
         last_forfeit = max(int(seat.forfeited_ply or 0) for seat in left)
         events = engine.events()
-        notes = []
         for seat in left:
             # The lines of the events before the player left come first.
             before = record.new_game(game.variant, game.players, engine.first_seat)
@@ -60,9 +61,29 @@ def game_log(
             position = len(family.describe_log(before, names))
             text = _left_text(game, seat, last_forfeit)
             notes.append((position, text % {"player": names[seat.number]}))
-        for position, text in sorted(notes, reverse=True):
-            lines.insert(position, text)
+    for position, text in sorted(notes, reverse=True):
+        lines.insert(position, text)
     return [line for line in lines if line]
+
+
+def _forced_notes(
+    game: Game, engine: EngineGame, names: Sequence[str]
+) -> list[tuple[int, str]]:
+    """A line after each decision the site played as a player's only legal one
+    (``Game.state``'s ``forced`` plies), with its position in the log."""
+    forced = set(game.forced_plies)
+    events = engine.events()
+    if not forced or max(forced) >= len(events):
+        return []
+    text = _("(%(player)s had no other legal move: the site played it.)")
+    notes = []
+    before = record.new_game(game.variant, game.players, engine.first_seat)
+    for ply, event in enumerate(events[: max(forced) + 1]):
+        position = len(before.log) + 1  # after the decision's own line
+        before.apply_event(event)
+        if ply in forced:
+            notes.append((position, text % {"player": names[event["seat"]]}))
+    return notes
 
 
 def log_since(

@@ -177,6 +177,12 @@ class Game(models.Model):
         events = self.state.get("events", []) if isinstance(self.state, dict) else []
         return list(events)
 
+    @property
+    def forced_plies(self) -> list[int]:
+        """The plies of the cached events the site played as forced decisions."""
+        plies = self.state.get("forced", []) if isinstance(self.state, dict) else []
+        return [int(ply) for ply in plies]
+
 
 class Seat(models.Model):
     class Invite(models.TextChoices):
@@ -297,6 +303,11 @@ class Move(models.Model):
     )
     auto = models.BooleanField(
         default=False, help_text="Played by the site for a seat that forfeited."
+    )
+    forced = models.BooleanField(
+        default=False,
+        help_text="Played by the site as the only legal decision, for a player "
+        "who lets it (User.play_forced).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -254,12 +254,29 @@ def _append_events(
     users = {s.number: s.user_id for s in seats}
     # Seats that left (on time, or by resigning with others still playing).
     forfeited = {s.number for s in seats if s.forfeited_at is not None or s.resigned}
+    # Seats whose players let the site play a decision the rules leave alone.
+    plays_forced = {
+        s.number
+        for s in seats
+        if s.user is not None and s.user.play_forced and s.number not in forfeited
+    }
+    forced: list[int] = []  # the plies of those decisions
     while True:
         while engine.needs_chance():
             engine.chance(rng)
-        if engine.is_over() or engine.to_move() not in forfeited:
+        if engine.is_over():
             break
-        policy.play_forfeited_turn(engine, rng)
+        seat = engine.to_move()
+        if seat in forfeited:
+            policy.play_forfeited_turn(engine, rng)
+            continue
+        if seat in plays_forced:
+            moves = engine.legal_moves()
+            if len(moves) == 1:
+                engine.play(moves[0])
+                forced.append(len(engine.events()) - 1)
+                continue
+        break
     new_events = engine.events_from(len(events))
     previous_seat = game.seat_to_move
     rows = [
@@ -269,12 +286,13 @@ def _append_events(
             event=event,
             user_id=users.get(event["seat"]) if "seat" in event else None,
             auto="seat" in event and event["seat"] in forfeited,
+            forced=game.ply + index in forced,
         )
         for index, event in enumerate(new_events)
     ]
     Move.objects.bulk_create(rows)
     game.ply += len(rows)
-    game.state = {"events": events + new_events}
+    game.state = {"events": events + new_events, "forced": game.forced_plies + forced}
     game.seat_to_move = engine.to_move()
     dealt = any("deal" in event for event in new_events)
     if game.seat_to_move is not None and (game.seat_to_move != previous_seat or dealt):

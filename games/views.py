@@ -129,14 +129,15 @@ def _board_response(
         described=described,
     )
     if viewer_seat is not None:
-        # The viewer's latest decision: the last event with their seat (deals
-        # have none).
+        # The viewer's latest own decision: the last event with their seat
+        # (deals have none) that the site did not play as a forced one.
         events = engine.events()
+        forced = set(game.forced_plies)
         mine = next(
             (
                 ply
                 for ply in range(len(events) - 1, -1, -1)
-                if events[ply].get("seat") == viewer_seat
+                if events[ply].get("seat") == viewer_seat and ply not in forced
             ),
             None,
         )

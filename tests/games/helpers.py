@@ -123,3 +123,11 @@ def pavilion_choose(engine: Any, rng: Any) -> Any:
         return rng.choice([m for m in places if m.wilds == fewest])
     most = max(len(m.keep) for m in passes)
     return rng.choice([m for m in passes if len(m.keep) == most])
+
+
+def decide_every_move(users: Any) -> None:
+    """Turn the site's forced play off for ``users``: a test that plays each
+    decision itself (and counts on it) gets every one, even the only legal one."""
+    for user in users:
+        user.play_forced = False
+        user.save(update_fields=["play_forced"])

@@ -10,7 +10,13 @@ from django.urls import reverse
 
 from games import selectors, services
 
-from .helpers import move_event, move_post_data, pavilion_choose, pavilion_post_data
+from .helpers import (
+    decide_every_move,
+    move_event,
+    move_post_data,
+    pavilion_choose,
+    pavilion_post_data,
+)
 from .marks import standings
 
 pytestmark = pytest.mark.django_db
@@ -32,6 +38,7 @@ def test_answer_to_the_final_move_shows_every_rank_and_score(
 ):
     rng = random.Random(seed)
     pavilion = variant.startswith("pavilion")
+    decide_every_move(players)
     game = start_game(players[:seats], variant=variant)
     while True:
         game = selectors.game_get(game_id=game.pk)

@@ -15,7 +15,7 @@ from games import selectors, services
 from games.engine.classic import COLOURS, FLOOR
 from games.engine.common import CENTER
 
-from .helpers import move_event
+from .helpers import decide_every_move, move_event
 from .marks import last_move
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +82,7 @@ def test_since_your_last_move_lists_every_move_made_since(
     players, start_game, client_for
 ):
     rng = random.Random(8)
+    decide_every_move(players)
     game = start_game(players[:3])
     clients = {user.pk: client_for(user) for user in players[:3]}
     watched = players[0]

@@ -30,7 +30,7 @@ from games.engine.pavilion_board import COLOURS, STARS
 from games.models import Game
 from games.pavilion.words import describe_entries
 
-from .helpers import pavilion_choose, pavilion_post_data
+from .helpers import decide_every_move, pavilion_choose, pavilion_post_data
 from .marks import standings, zones
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +92,7 @@ def test_every_position_is_drawn_as_the_engine_holds_it(
 ) -> None:
     rng = random.Random(seed)
     monkeypatch.setattr(services, "_system_rng", lambda: rng)
+    decide_every_move(players)
     game = start_game(players[:count], variant=variant)
     seats = list(game.seats.order_by("number"))
     names = [seat.name for seat in seats]

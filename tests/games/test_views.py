@@ -258,8 +258,10 @@ def test_pages_show_bag_counts_and_never_a_seed(client_for, players, start_game)
     )
     assert zones(text)["bag"] == {colour: n for colour, n in bag.items() if n}
     assert zones(text)["lid"] == {}
-    # the cache holds events only: nothing about the random generator
-    assert set(game.state) == {"events"}
+    # the cache holds events and the plies the site played as forced
+    # decisions: nothing about the random generator
+    assert set(game.state) <= {"events", "forced"}
+    assert all(isinstance(ply, int) for ply in game.state.get("forced", []))
 
 
 def _play_whole_game_through_views(client_for, game, rng):

@@ -234,8 +234,8 @@ class Command(BaseCommand):
             with connection.cursor() as cursor:
                 cursor.executemany(
                     f"INSERT INTO {table} "
-                    "(game_id, ply, event, user_id, created_at, auto) "
-                    f"VALUES (%s, %s, {value}, %s, %s, FALSE)",
+                    "(game_id, ply, event, user_id, created_at, auto, forced) "
+                    f"VALUES (%s, %s, {value}, %s, %s, FALSE, FALSE)",
                     move_rows,
                 )
         return events_count

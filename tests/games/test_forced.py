@@ -1,0 +1,97 @@
+"""Forced decisions: when the rules leave a player exactly one legal decision,
+the site plays it for them (the log says so), unless their preference says no."""
+
+from __future__ import annotations
+
+import random
+import re
+from html import unescape
+
+import pytest
+from django.urls import reverse
+
+from games import selectors, services
+from games.engine import record
+from games.models import Game, Move
+
+from .helpers import move_event, pavilion_choose
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _play_to_the_end(game, rng, *, pavilion: bool, waits: list) -> Game:
+    """Random decisions by whoever is to move until the game ends; ``waits``
+    collects (seat, number of legal decisions) each time a player is asked."""
+    while True:
+        game = selectors.game_get(game_id=game.pk)
+        if game.status != Game.Status.ACTIVE:
+            return game
+        engine = selectors.game_engine(game)
+        legal = engine.legal_moves()
+        waits.append((game.seat_to_move, len(legal)))
+        move = pavilion_choose(engine, rng) if pavilion else rng.choice(legal)
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(move),
+            expected_ply=game.ply,
+        )
+
+
+def _replayed_before(game, ply):
+    engine = record.new_game(game.variant, game.players, game.first_seat)
+    for event in Move.objects.filter(game=game, ply__lt=ply).order_by("ply"):
+        engine.apply_event(event.event)
+    return engine
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed"), [("classic-grey", 1), ("pavilion", 2), ("pavilion-grey", 3)]
+)
+def test_the_site_plays_only_legal_decisions_for_who_lets_it(
+    players, start_game, client_for, variant, seed
+):
+    ana, binh = players[:2]
+    binh.play_forced = False
+    binh.save(update_fields=["play_forced"])
+    game = start_game([ana, binh], variant=variant)
+    seat_of = {s.user_id: s.number for s in game.seats.all()}
+    waits: list[tuple[int, int]] = []
+    game = _play_to_the_end(
+        game, random.Random(seed), pavilion=variant.startswith("pavilion"), waits=waits
+    )
+    forced = list(Move.objects.filter(game=game, forced=True).order_by("ply"))
+    assert forced, "no forced decision in the whole game"
+    for move in forced:
+        # ana's, and it was her only legal decision
+        assert move.user_id == ana.pk
+        assert move.event["seat"] == seat_of[ana.pk]
+        assert len(_replayed_before(game, move.ply).legal_moves()) == 1
+    # ana was never asked for a decision that was her only one; binh was
+    assert (seat_of[ana.pk], 1) not in waits
+    assert (seat_of[binh.pk], 1) in waits
+    # the log says so, right after the decision's own line
+    page = client_for(binh).get(reverse("games:detail", args=[game.pk]), **HTMX)
+    note = "(ana had no other legal move: the site played it.)"
+    log = re.search(r'<section class="log".*?</section>', page.text, re.S)
+    assert log is not None
+    lines = [unescape(line) for line in re.findall(r"<li>(.*?)</li>", log.group(0))]
+    at = [index for index, line in enumerate(lines) if line == note]
+    assert len(at) == len(forced)
+    assert all(lines[index - 1].startswith("ana ") for index in at)
+
+
+def test_the_settings_page_turns_forced_play_off_and_on(players, client_for):
+    ana = players[0]
+    client = client_for(ana)
+    page = client.get(reverse("settings")).text
+    assert re.search(r'<input type="checkbox" name="play_forced"[^>]* checked>', page)
+    response = client.post(reverse("settings"), {"action": "play"})
+    assert response.status_code == 302
+    ana.refresh_from_db()
+    assert ana.play_forced is False
+    client.post(reverse("settings"), {"action": "play", "play_forced": "on"})
+    ana.refresh_from_db()
+    assert ana.play_forced is True
