@@ -247,7 +247,9 @@ def _append_events(
     ``events`` is the engine's event list before the action; the rows appended are
     the events after it. A seat that forfeited on time (or resigned while others
     play on) has its turns played by
-    ``engine.policy`` here, in the same transaction, as ``auto`` Move rows. Starts
+    ``engine.policy`` here, in the same transaction, as ``auto`` Move rows; a
+    player's only legal decision is played for them (``forced`` rows) when they
+    let the site do so (``User.play_forced``). Starts
     the next turn's clock, ends the game if it is over, and rings the channel layer
     after commit. The caller saves ``game``.
     """
