@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from games import selectors
@@ -37,6 +38,24 @@ def _play_one(contexts: dict[int, BrowserContext], live_url: str, game_id: int, 
     return seat
 
 
+@pytest.fixture
+def table(browser: Browser, live_url: str, make_user):
+    """ana and binh in a started game, each signed in in a browser: the game,
+    ana, ana's page, and each seat's browser context."""
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+    game = start_game(ana, binh)
+    seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
+    pages = {}
+    for user in (ana, binh):
+        page = browser.new_context().new_page()
+        page.set_default_timeout(10_000)
+        log_in(page, live_url, user.username)
+        pages[seat_of[user.pk]] = page
+    yield game, ana, pages[seat_of[ana.pk]], {s: p.context for s, p in pages.items()}
+    for page in pages.values():
+        page.context.close()
+
+
 def _to_move(game_id: int) -> int | None:
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(
@@ -45,17 +64,10 @@ def _to_move(game_id: int) -> int | None:
 
 
 def test_one_toast_per_game_after_ten_moves_closable_and_gone_later(
-    browser: Browser, live_url: str, make_user
+    live_url: str, table
 ):
-    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
-    game = start_game(ana, binh)
+    game, ana, page, contexts = table
     seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
-    page = browser.new_context().new_page()
-    page.set_default_timeout(10_000)
-    log_in(page, live_url, "ana")
-    other = browser.new_context().new_page()
-    log_in(other, live_url, "binh")
-    contexts = {seat_of[ana.pk]: page.context, seat_of[binh.pk]: other.context}
     page.goto(f"{live_url}/")  # ana looks at her home page, not the game
     page.wait_for_timeout(300)  # the user socket connects
     toasts = page.locator(f'#toasts .toast[data-game="{game.pk}"]')
@@ -87,20 +99,11 @@ def test_one_toast_per_game_after_ten_moves_closable_and_gone_later(
         _play_one(contexts, live_url, game.pk, rng)
     expect(toasts).to_have_count(1)
     expect(toasts).to_have_count(0, timeout=12_000)
-    page.context.close()
-    other.context.close()
 
 
-def test_no_toast_for_the_game_on_screen(browser: Browser, live_url: str, make_user):
-    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
-    game = start_game(ana, binh)
+def test_no_toast_for_the_game_on_screen(live_url: str, table):
+    game, ana, page, contexts = table
     seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
-    page = browser.new_context().new_page()
-    page.set_default_timeout(10_000)
-    log_in(page, live_url, "ana")
-    other = browser.new_context().new_page()
-    log_in(other, live_url, "binh")
-    contexts = {seat_of[ana.pk]: page.context, seat_of[binh.pk]: other.context}
     page.goto(f"{live_url}/games/{game.pk}/")
     page.wait_for_timeout(300)
     rng = random.Random(6)
@@ -114,5 +117,3 @@ def test_no_toast_for_the_game_on_screen(browser: Browser, live_url: str, make_u
     expect(page.locator("#turn-badge")).to_have_text("Your move: 1")
     page.wait_for_timeout(500)
     expect(page.locator("#toasts .toast")).to_have_count(0)
-    page.context.close()
-    other.context.close()
