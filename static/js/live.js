@@ -32,6 +32,9 @@
   }
 
   var TOAST_SECONDS = 8;
+  var leaving = false; // the page is being left for another
+  window.addEventListener("beforeunload", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
 
   // Toasts: one per game (a newer one replaces it), closable, gone after a few
   // seconds; none for the game on screen, whose board already says it.
@@ -97,6 +100,9 @@
     // called off). The page's main part is drawn again in place: the seats,
     // or the board (whose socket is this one).
     function redrawPage() {
+      // Not while the page is being left (its own form was sent): the fetch
+      // would draw, and so use up, the messages meant for the next page.
+      if (leaving) return;
       fetch(location.href, { credentials: "same-origin" })
         .then(function (response) { return response.text(); })
         .then(function (html) {
