@@ -8,8 +8,8 @@ only legal one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.utils.translation import gettext as _
 
@@ -35,6 +35,13 @@ def _left_text(game: Game, seat: Seat, last_forfeit: int | None) -> str:
     )
 
 
+class GameLog(NamedTuple):
+    lines: list[str]
+    """The whole log in words, with the site's own lines."""
+    since: list[str]
+    """The lines after ``since_ply``'s decision (empty without one)."""
+
+
 def game_log(
     *,
     game: Game,
@@ -42,61 +49,61 @@ def game_log(
     family: GameFamily,
     seats: Sequence[Seat],
     names: Sequence[str],
-    described: Sequence[str] | None = None,
-) -> list[str]:
-    """The log in words, with a line where each player left the game.
-    ``described`` is ``family.describe_log(engine, names)`` when the caller has
-    it already."""
-    lines = list(family.describe_log(engine, names) if described is None else described)
-    notes = _forced_notes(game, engine, names)
+    since_ply: int | None = None,
+) -> GameLog:
+    """The log in words, with a line where each player left the game and one
+    after each decision the site played as a player's only legal one
+    (``Game.state``'s ``forced`` plies); and the lines for the events after
+    ``since_ply``: what happened since a player's decision there. What the
+    engine did at once with that decision (a wall tiling, the round's end)
+    belongs to it. One replay finds where each note goes."""
+    lines = list(family.describe_log(engine, names))
+    events = engine.events()
+    forced = [ply for ply in game.forced_plies if ply < len(events)]
     left = [seat for seat in seats if seat.forfeited_ply is not None]
+    since_end = since_ply + 1 if since_ply is not None else None
+    ends = {*forced, *(int(seat.forfeited_ply or 0) for seat in left)}
+    if since_end is not None and since_end < len(events):
+        ends.add(since_end)
+    sizes = _log_sizes(game, engine, events, ends)
+    since = (
+        [line for line in lines[sizes[since_end] :] if line]
+        if since_end is not None and since_end in sizes
+        else []
+    )
+    forced_text = _("(%(player)s had no other legal move: the site played it.)")
+    # After the forced decision's own line.
+    notes = [
+        (sizes[ply] + 1, forced_text % {"player": names[events[ply]["seat"]]})
+        for ply in forced
+    ]
     if left:
         last_forfeit = max(int(seat.forfeited_ply or 0) for seat in left)
-        events = engine.events()
         for seat in left:
             # The lines of the events before the player left come first.
-            before = record.new_game(game.variant, game.players, engine.first_seat)
-            for event in events[: seat.forfeited_ply]:
-                before.apply_event(event)
-            position = len(family.describe_log(before, names))
             text = _left_text(game, seat, last_forfeit)
+            position = sizes[int(seat.forfeited_ply or 0)]
             notes.append((position, text % {"player": names[seat.number]}))
     for position, text in sorted(notes, reverse=True):
         lines.insert(position, text)
-    return [line for line in lines if line]
+    return GameLog([line for line in lines if line], since)
 
 
-def _forced_notes(
-    game: Game, engine: EngineGame, names: Sequence[str]
-) -> list[tuple[int, str]]:
-    """A line after each decision the site played as a player's only legal one
-    (``Game.state``'s ``forced`` plies), with its position in the log."""
-    forced = set(game.forced_plies)
-    events = engine.events()
-    if not forced or max(forced) >= len(events):
-        return []
-    text = _("(%(player)s had no other legal move: the site played it.)")
-    notes = []
+def _log_sizes(
+    game: Game,
+    engine: EngineGame,
+    events: Sequence[Mapping[str, Any]],
+    ends: set[int],
+) -> dict[int, int]:
+    """How many log entries the first ``end`` events make, for each of
+    ``ends`` (one line of the log in words per entry), from one replay."""
+    sizes = {end: 0 for end in ends if end <= 0}
+    wanted = {end for end in ends if end > 0}
+    if not wanted:
+        return sizes
     before = record.new_game(game.variant, game.players, engine.first_seat)
-    for ply, event in enumerate(events[: max(forced) + 1]):
-        position = len(before.log) + 1  # after the decision's own line
+    for count, event in enumerate(events[: max(wanted)], start=1):
         before.apply_event(event)
-        if ply in forced:
-            notes.append((position, text % {"player": names[event["seat"]]}))
-    return notes
-
-
-def log_since(
-    *, game: Game, engine: EngineGame, described: Sequence[str], ply: int
-) -> list[str]:
-    """The lines of ``described`` (the log in words) for the events after
-    ``ply``: what happened since a player's decision at that ply. What the
-    engine did at once with that decision (a wall tiling, the round's end)
-    belongs to it, not to what came since."""
-    events = engine.events()
-    if ply + 1 >= len(events):
-        return []
-    before = record.new_game(game.variant, game.players, engine.first_seat)
-    for event in events[: ply + 1]:
-        before.apply_event(event)
-    return [line for line in described[len(before.log) :] if line]
+        if count in wanted:
+            sizes[count] = len(before.log)
+    return sizes

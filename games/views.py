@@ -26,7 +26,7 @@ from . import selectors, services
 from .families import family_for
 from .forms import GameCreateForm, board_query
 from .forms import game_id as query_game_id
-from .game_log import game_log, log_since
+from .game_log import game_log
 from .models import Game, Seat
 from .requests import HtmxHttpRequest, SignedInHttpRequest
 
@@ -119,15 +119,7 @@ def _board_response(
         active=active,
         query=board_query(request.GET) if request.method == "GET" else {},
     )
-    described = family.describe_log(engine, names)
-    board["log"] = game_log(
-        game=game,
-        engine=engine,
-        family=family,
-        seats=seat_rows,
-        names=names,
-        described=described,
-    )
+    mine = None
     if viewer_seat is not None:
         # The viewer's latest own decision: the last event with their seat
         # (deals have none) that the site did not play as a forced one.
@@ -141,10 +133,17 @@ def _board_response(
             ),
             None,
         )
-        if mine is not None:
-            board["since"] = log_since(
-                game=game, engine=engine, described=described, ply=mine
-            )
+    log = game_log(
+        game=game,
+        engine=engine,
+        family=family,
+        seats=seat_rows,
+        names=names,
+        since_ply=mine,
+    )
+    board["log"] = log.lines
+    if mine is not None:
+        board["since"] = log.since
     vacations = selectors.seat_vacations(game=game)
     to_move = engine.to_move() if active else None
     context.update(
