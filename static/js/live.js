@@ -62,19 +62,47 @@
     if (close) close.closest(".toast").remove();
   });
 
-  // The home page's lists follow the badge.
-  function refreshLists() {
-    var lists = document.getElementById("home-lists");
-    if (!lists || !window.htmx) return;
-    htmx.ajax("GET", lists.dataset.url, { target: "#home-lists", swap: "outerHTML" });
+  // One refetch at a time for each part of the page (the badge, the home
+  // page's lists, the board), each its own htmx source: htmx.ajax without one
+  // makes every call share the page's body, whose queue keeps only the newest
+  // request, so one part's refetch would silently drop another's. A call that
+  // comes while one is under way is remembered and made when it ends, to the
+  // part as it then is (url(element) gives the address at that moment).
+  function refetcher(id, url) {
+    var busy = false;
+    var again = false;
+    function run() {
+      var element = document.getElementById(id);
+      if (!element || !window.htmx) return;
+      if (busy) { again = true; return; }
+      busy = true;
+      again = false;
+      function done() {
+        busy = false;
+        if (again) run();
+      }
+      htmx.ajax("GET", url(element), { source: element, target: element, swap: "outerHTML" })
+        .then(done, done);
+    }
+    return run;
   }
 
-  function refreshBadge(game) {
-    var badge = document.getElementById("turn-badge");
-    if (!badge || !window.htmx) return;
+  // The home page's lists follow the badge.
+  var refreshLists = refetcher("home-lists", function (lists) { return lists.dataset.url; });
+
+  // The badge; with the game a ring said is now the player's move, its toast
+  // (kept for the next refetch if one is under way; the server checks it is
+  // still their move there).
+  var toastGame = null;
+  var fetchBadge = refetcher("turn-badge", function (badge) {
+    var game = toastGame;
+    toastGame = null;
     if (game && String(game) === onScreenGame()) game = null;
-    var url = badge.dataset.url + (game ? "?game=" + encodeURIComponent(game) : "");
-    htmx.ajax("GET", url, { target: "#turn-badge", swap: "outerHTML" });
+    return badge.dataset.url + (game ? "?game=" + encodeURIComponent(game) : "");
+  });
+  function refreshBadge(game) {
+    if (game) toastGame = game;
+    fetchBadge();
   }
 
   function watchGame(path) {
@@ -93,8 +121,9 @@
     function refresh() {
       if (fetching || !stale()) return;
       fetching = true;
-      htmx.ajax("GET", live().dataset.boardUrl, { target: "#board", swap: "outerHTML" })
-        .finally(function () { fetching = false; refresh(); });
+      var done = function () { fetching = false; refresh(); };
+      htmx.ajax("GET", live().dataset.boardUrl, { source: board(), target: board(), swap: "outerHTML" })
+        .then(done, done);
     }
     // A game waiting for players: its seats changed or it started (or was
     // called off). The page's main part is drawn again in place: the seats,
