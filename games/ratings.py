@@ -4,13 +4,16 @@ Ratings are OpenSkill's Plackett–Luce model (``openskill.models.PlackettLuce``
 one per player per game family (classic Azul with its grey wall; Summer Pavilion
 with its grey side). A rated game feeds the final ranks the site stored on the
 seats (after tie-breaks; a resigned or forfeited seat ranks last), each player a
-team of one; equal ranks are a tie. The site shows the conservative rating
-μ − 3σ and calls a player provisional below ``PROVISIONAL_GAMES`` rated games.
+team of one; equal ranks are a tie. Players read the rating on a 1500-centred
+scale (``rating_shown``), marked provisional below ``PROVISIONAL_GAMES`` rated
+games; the stored ``ordinal`` (μ − 3σ) is kept but no longer shown.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 from django.db import transaction
@@ -21,15 +24,91 @@ from .models import Game, PlayerStats, RatingChange, Seat, variant_family
 PROVISIONAL_GAMES = 10
 """Rated games before a rating stops being provisional (and may enter leaderboards)."""
 
+SHOWN_CENTRE = 1500
+"""What a new player's rating reads: openskill's starting μ on the shown scale."""
+
+SHOWN_CLASS = 200
+"""Shown points per β (a player's per-game spread of performance): Elo's class."""
+
 
 @cache
 def model() -> PlackettLuce:
-    """The rating model: openskill's defaults (μ 25, σ 25/3)."""
+    """The rating model: openskill's defaults (μ 25, σ 25/3, β 25/6)."""
     return PlackettLuce()
 
 
+@dataclass(frozen=True)
+class ShownRating:
+    """A rating as players read it: a whole number, and whether it is settled."""
+
+    value: int
+    """The skill estimate μ on the 1500-centred scale."""
+    deviation: int
+    """One σ on the same scale: the rating is likely within ± this."""
+    games: int
+    """Rated games it rests on."""
+    provisional: bool
+    """Fewer than ``PROVISIONAL_GAMES`` rated games: shown "1520?", not listed."""
+
+
+def rating_points(mu: float) -> int:
+    """OpenSkill's μ on the shown scale: ``1500 + 48 · (μ − 25)``, rounded.
+
+    The one conversion from the stored rating to the number players read (the
+    leaderboard, the profile, the rating chart). ``SHOWN_CENTRE + (μ − μ₀) ·
+    SHOWN_CLASS / β`` with openskill's defaults μ₀ = 25 and β = 25/6, so:
+
+    - a new player reads 1500, as on lichess (Glicko-2) and most Elo sites;
+    - the scale is Elo's: openskill's ``predict_win`` for two settled players is
+      Φ(Δμ / (β√2)), Elo's own normal model is Φ(ΔR / (200√2)), so 200 shown
+      points are one β and a player 200 points above another wins about 76% of
+      their two-player games, as Elo players expect;
+    - one σ is 48 shown points: a newcomer's σ of 25/3 reads ± 400 (Glicko starts
+      at ± 350, lichess at ± 500), and typical ratings spread a few hundred points
+      either side of 1500.
+
+    Why μ and not the conservative ``ordinal`` μ − 3σ the site stored and showed
+    before: the ordinal starts at 0 and climbs with every game played as σ
+    shrinks, so a newcomer placed third of four in a first game would see the
+    rating *rise* (μ falls to 24.7, μ − 3σ rises from 0 to 0.4); and on a scale
+    where a newcomer reads 1500 (1500 + 48 · ordinal) a settled average player
+    (μ 25, σ 3) would read 2268. μ moves up on a win and down on
+    a loss, and two players with the same number are expected to score alike.
+    Its uncertainty is told apart as lichess does: below ``PROVISIONAL_GAMES``
+    rated games the rating is marked provisional and left off the leaderboard
+    (``rating_provisional``).
+    """
+    plackett_luce = model()
+    points = SHOWN_CENTRE + (mu - plackett_luce.mu) * SHOWN_CLASS / plackett_luce.beta
+    return math.floor(points + 0.5)
+
+
+def rating_provisional(rated_games: int) -> bool:
+    """Whether a rating on ``rated_games`` games is provisional.
+
+    Counted in games, not in σ: openskill's σ shrinks slowly in a game of luck
+    with up to four players (6.2 to 7 of the starting 8.3 after ten games), so a
+    lichess-like deviation limit (± 110) would keep players provisional for over
+    a hundred games. ``selectors.leaderboard`` lists only settled ratings (lichess hides
+    provisional players from its leaderboards too): a lucky newcomer cannot top
+    the table after two wins.
+    """
+    return rated_games < PROVISIONAL_GAMES
+
+
+def rating_shown(*, mu: float, sigma: float, rated_games: int) -> ShownRating:
+    """The rating players read for ``mu``/``sigma`` after ``rated_games`` games."""
+    deviation = sigma * SHOWN_CLASS / model().beta
+    return ShownRating(
+        value=rating_points(mu),
+        deviation=math.floor(deviation + 0.5),
+        games=rated_games,
+        provisional=rating_provisional(rated_games),
+    )
+
+
 def conservative(mu: float, sigma: float) -> float:
-    """The rating shown and sorted by: μ − 3σ (openskill's ``ordinal``)."""
+    """The stored ``ordinal``: μ − 3σ (openskill's ``ordinal``; no longer shown)."""
     return mu - 3 * sigma
 
 

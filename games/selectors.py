@@ -306,8 +306,13 @@ LEADERBOARD_DAYS = 90
 
 
 def leaderboard(*, family: str) -> QuerySet[PlayerStats]:
-    """Eligible players of ``family`` by conservative rating (μ − 3σ), best first:
-    at least ``PROVISIONAL_GAMES`` rated games, the last within 90 days."""
+    """Eligible players of ``family`` by rating, best first: settled ratings only
+    (at least ``PROVISIONAL_GAMES`` rated games, ``ratings.rating_provisional``),
+    the last within 90 days.
+
+    Sorted by μ, the number the table shows (``ratings.rating_points``), so the
+    rating column reads in order.
+    """
     recent = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
     return (
         PlayerStats.objects.filter(
@@ -316,7 +321,7 @@ def leaderboard(*, family: str) -> QuerySet[PlayerStats]:
             last_rated_at__gte=recent,
         )
         .select_related("user")
-        .order_by("-ordinal", "id")
+        .order_by("-mu", "id")
     )
 
 

@@ -10,7 +10,7 @@ from openskill.models import PlackettLuce
 
 from games import selectors, services
 from games.models import Game, PlayerStats, RatingChange
-from games.ratings import conservative, ratings_update_for_game
+from games.ratings import conservative, rating_shown, ratings_update_for_game
 
 from .test_services import play_out
 
@@ -129,3 +129,25 @@ def test_a_whole_rated_game_updates_ratings_in_game_finish(players, start_game):
     expected = _direct([(fresh.mu, fresh.sigma)] * 2, ranks)
     assert _flat(_rating(u) for u in players[:2]) == pytest.approx(_flat(expected))
     assert RatingChange.objects.filter(game=game).count() == 2
+
+
+def test_shown_rating_moves_with_the_result_not_with_games_played(players, start_game):
+    """Third of four in a first game: μ − 3σ rises (σ shrinks more than μ falls),
+    but the number shown falls below 1500, as a player who lost to two expects;
+    the shown number is 1500 + 200 points per β of μ gained."""
+    ranks = [1, 2, 3, 4]
+    _finish_by_hand(start_game(players, rated=True), [40, 30, 20, 10], ranks)
+    fresh = PlackettLuce()
+    expected = _direct([(fresh.mu, fresh.sigma)] * 4, ranks)
+    shown = []
+    for user, (mu, _sigma) in zip(players, expected, strict=True):
+        stats = PlayerStats.objects.get(user=user, family="classic")
+        shown.append(
+            rating_shown(mu=stats.mu, sigma=stats.sigma, rated_games=stats.rated_games)
+        )
+        assert shown[-1].value == round(1500 + (mu - fresh.mu) * 200 / fresh.beta)
+    third = PlayerStats.objects.get(user=players[2], family="classic")
+    assert third.ordinal > conservative(fresh.mu, fresh.sigma)
+    assert shown[2].value < 1500
+    assert [s.value for s in shown] == sorted((s.value for s in shown), reverse=True)
+    assert all(s.provisional and s.games == 1 for s in shown)
