@@ -90,7 +90,7 @@ def _family_summaries(player: User) -> list[dict[str, Any]]:
                 "family": family,
                 "label": label,
                 "stats": stats[family],
-                "chart": rating_chart([change.ordinal for change in history]),
+                "chart": rating_chart(history),
             }
         )
     return summaries
