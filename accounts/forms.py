@@ -52,7 +52,7 @@ class EmailPreferencesForm(forms.ModelForm):
 class PlayPreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("play_forced",)
+        fields = ("confirm_moves", "play_forced")
 
 
 class VacationForm(forms.Form):

@@ -50,6 +50,14 @@ class User(AbstractUser):
             "it for you at once (the move log says so)."
         ),
     )
+    confirm_moves = models.BooleanField(
+        _("confirm each move"),
+        default=True,
+        help_text=_(
+            "After you choose a move, the board shows where the tiles go, and the "
+            "move is sent only when you confirm it (or undo it)."
+        ),
+    )
     digest_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last daily digest went out."
     )

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import replace_url
 
 from games.engine import record
 from games.engine.common import Game as EngineGame
@@ -236,8 +237,12 @@ def game_move(request: SignedInHttpRequest, pk: int) -> HttpResponse:
             error = action_error.message
     if request.htmx:
         if played is not None:  # the service's game and engine are current
-            return _board_response(request, played.game, played.engine)
-        return _action_answer(request, _game_or_404(pk), error)
+            response = _board_response(request, played.game, played.engine)
+        else:
+            response = _action_answer(request, _game_or_404(pk), error)
+        # The board answered is the plain one: the address drops the picks
+        # (?group=, ?line=, ?take=...) that led to the move.
+        return replace_url(response, reverse("games:detail", kwargs={"pk": pk}))
     if error:
         messages.error(request, error)
     return redirect("games:detail", pk=pk)

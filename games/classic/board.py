@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.classic import (
     COLOURS,
@@ -32,7 +33,7 @@ from games.engine.classic import (
 )
 from games.engine.common import CENTER
 
-from .words import line_label, overflow_text, source_label, tile
+from .words import colour_name, line_label, overflow_text, source_label, tile
 
 
 def _source_value(source: int) -> str:
@@ -255,6 +256,69 @@ def destinations_by_group(engine: ClassicGame) -> dict[tuple[int, int], dict[int
     return found
 
 
+def parse_line(value: str | None) -> int | None:
+    """``"2"`` → line index 2, ``"floor"`` → the floor; else None."""
+    if value == "floor":
+        return FLOOR
+    if value is not None and len(value) == 1 and value in "01234":
+        return int(value)
+    return None
+
+
+def _preview(
+    board: dict[str, Any],
+    engine: ClassicGame,
+    take: Take,
+    names: Sequence[str],
+    seat: int,
+) -> None:
+    """The board as the take ``take`` would leave it, to be confirmed or undone
+    (misclick protection): drawn from ``engine.preview`` (the take and nothing
+    after it, so no wall tiling and no deal), the tiles it moves marked as the
+    last move. Nothing on it can be chosen; the confirmation form posts the take."""
+    after = engine.preview(take)
+    position = position_context(after, names)
+    for player in position["players"]:
+        player["to_move"] = player["seat"] == seat
+    position["players"][seat]["is_me"] = True
+    position["to_move"], position["to_move_name"] = seat, names[seat]
+    entry = after.log_from(engine.log_size())[0]
+    words = {
+        "count": entry["count"],
+        "colour": colour_name(take.colour),
+        "source": source_label(take.source),
+        "line": line_label(take.line),
+    }
+    if take.line == FLOOR:
+        text = ngettext(
+            "%(count)s %(colour)s tile from %(source)s to the floor.",
+            "%(count)s %(colour)s tiles from %(source)s to the floor.",
+            entry["count"],
+        )
+    else:
+        text = ngettext(
+            "%(count)s %(colour)s tile from %(source)s on %(line)s.",
+            "%(count)s %(colour)s tiles from %(source)s on %(line)s.",
+            entry["count"],
+        )
+    overflow = entry["count"] - entry["placed"]
+    board.update(
+        position=position,
+        offer=False,
+        prompt=_("Check your move on the board, then confirm it or undo it."),
+        preview={
+            "source": _source_value(take.source),
+            "colour": COLOURS[take.colour],
+            "line": _line_value(take.line),
+            "group": f"{_source_value(take.source)}:{COLOURS[take.colour]}",
+            "text": text % words,
+            "overflow": overflow_text(overflow)
+            if overflow and take.line != FLOOR
+            else "",
+        },
+    )
+
+
 def _all_groups(position: dict[str, Any]) -> list[dict[str, Any]]:
     groups = [g for factory in position["factories"] for g in factory["groups"]]
     return groups + position["centre"]["groups"]
@@ -286,6 +350,7 @@ def live_context(
         "destinations": [],
         "overflow_texts": "{}",
         "wall_choice": None,
+        "preview": None,
     }
     if offer and mine is not None:
         by_group = destinations_by_group(engine)
@@ -353,6 +418,12 @@ def live_context(
         )
         if selected is None:
             board["prompt"] = _("Choose tiles from a factory or the centre.")
+        else:
+            board["selected"]["value"] = query.get("group")
+            line = parse_line(query.get("line"))
+            if line is not None and line in chosen_lines and viewer_seat is not None:
+                take = Take(viewer_seat, selected[0], selected[1], line)
+                _preview(board, engine, take, names, viewer_seat)
     if tiling and mine is not None and engine.pending_wall is not None:
         line = engine.pending_wall[1]
         columns = [

@@ -672,7 +672,23 @@ class ClassicGame:
         else:
             self._place_wall(*move)
 
-    def _take(self, seat: int, source: int, colour: int, line: int) -> None:
+    def preview(self, move: Take) -> ClassicGame:
+        """A copy with the take ``move`` (checked) applied and nothing after it:
+        its tiles on the pattern line and the floor, the rest of its factory in
+        the centre. Unlike ``play``, the offer phase does not end here even when
+        the table is left empty (no wall tiling, no scoring, no deal): what a
+        player checks before confirming a take. The copy is for drawing only."""
+        checked = self._validate_shape(move)
+        if not isinstance(checked, Take):
+            raise InvalidMoveError("only a take can be previewed", "malformed")
+        self._check_take(checked)
+        after = self.copy()
+        after._take(*checked, end_turn=False)
+        return after
+
+    def _take(
+        self, seat: int, source: int, colour: int, line: int, end_turn: bool = True
+    ) -> None:
         self._history.append(Take(seat, source, colour, line))
         center = self.center
         marker = False
@@ -733,6 +749,8 @@ class ClassicGame:
                 marker,
             )
         )
+        if not end_turn:
+            return
         if self._table_tiles:
             self._to_move = (seat + 1) % self.players
         else:

@@ -5,9 +5,11 @@
 //    pressed, fills the move form and enables those destinations: the row of
 //    destination buttons and the player's own pattern lines and floor line, which
 //    are submit buttons of the same form. The move is then one POST whose answer
-//    is the new board.
+//    is the new board, or, for a player who confirms moves, one GET whose answer
+//    is the board as the move would leave it, with Confirm and Undo.
 // 2. After HTMX swaps in a new board, keyboard focus moves to what is now
-//    actionable: an error, else the first tile group, else the status line.
+//    actionable: an error, else a move to confirm or a destination, else the
+//    chosen or first tile group, else the status line.
 (function () {
   "use strict";
 
@@ -26,9 +28,13 @@
       group.classList.toggle("selected", pressed);
       group.setAttribute("aria-pressed", pressed ? "true" : "false");
     });
-    var value = button.value.split(":");
-    form.elements.source.value = value[0];
-    form.elements.colour.value = value[1];
+    if (form.elements.group) {
+      form.elements.group.value = button.value; // a preview to confirm (GET)
+    } else {
+      var value = button.value.split(":");
+      form.elements.source.value = value[0];
+      form.elements.colour.value = value[1];
+    }
     var chosen = form.querySelector(".chosen");
     if (chosen) chosen.textContent = button.dataset.chosen || "";
     form.querySelectorAll("button.dest").forEach(function (dest) {
@@ -62,8 +68,14 @@
 
   document.addEventListener("htmx:afterSwap", function (event) {
     var board = document.getElementById("board");
-    if (!board || !board.contains(event.detail.elt) && event.detail.elt !== board) return;
-    var target = board.querySelector(".error, .dest.legal, button.group.selected, button.group, .status");
+    // The event fires on the swapped-in board (its detail.elt is the element
+    // that asked, by then replaced).
+    if (!board || event.target !== board && !board.contains(event.target)) return;
+    var target = null;
+    // In this order (one selector list would take whichever comes first on
+    // the page, which is always the status line).
+    [".error", ".dest.legal", "button.group.selected", "button.group", ".status"]
+      .some(function (selector) { return (target = board.querySelector(selector)); });
     if (target) {
       if (!target.matches("button")) target.setAttribute("tabindex", "-1");
       target.focus({ preventScroll: false });

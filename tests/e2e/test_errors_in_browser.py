@@ -22,6 +22,9 @@ def test_a_failed_move_says_so_and_an_ended_session_goes_to_log_in(
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
     game = start_game(ana, binh)
     mover = ana if game.seat_to_move == 0 else binh
+    # The move's own POST is what fails here: one click sends it.
+    mover.confirm_moves = False
+    mover.save(update_fields=["confirm_moves"])
     context = browser.new_context()
     page = context.new_page()
     page.set_default_timeout(10_000)

@@ -24,6 +24,12 @@ def log_in(page, live_url: str, username: str) -> None:
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
+def confirm_move(page) -> None:
+    """Confirm the move the board previews (User.confirm_moves, on by default)."""
+    form = page.locator("#board form.confirm-move")
+    form.get_by_role("button", name="Confirm").click()
+
+
 def start_game(creator, partner):
     """A started two-player classic game, made in a thread: Playwright's event
     loop runs in this one, and the services ring the channel layer with
@@ -71,6 +77,7 @@ def test_second_player_sees_the_move_and_badge_without_reloading(
 
     mover.locator("button.group").first.click()
     mover.locator("button.dest.legal").first.click()
+    confirm_move(mover)
 
     watcher.wait_for_function(
         "before => Number(document.querySelector('#board').dataset.ply) > before",

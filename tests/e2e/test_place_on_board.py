@@ -13,7 +13,7 @@ from games import selectors
 from games.engine.classic import COLOURS, FLOOR, Take
 from games.engine.common import CENTER
 from games.models import Game
-from tests.e2e.test_live_board import PASSWORD, log_in, start_game
+from tests.e2e.test_live_board import PASSWORD, confirm_move, log_in, start_game
 from tests.games.helpers import classic_zones
 from tests.games.marks import zones
 
@@ -80,6 +80,7 @@ def test_clicking_a_pattern_line_places_the_chosen_tiles_there(
     _group(page, take).click()
     expect(line).to_have_class(re.compile(r"\blegal\b"))
     line.click()
+    confirm_move(page)
     after = _played(page, game.pk, game.ply)
     # the page shows the engine's position, with the tiles on that line
     assert zones(page.locator("#board").inner_html()) == classic_zones(after)
@@ -99,6 +100,7 @@ def test_clicking_the_floor_line_sends_the_tiles_to_the_floor(
     _group(page, take).click()
     # the floor line's spaces, as drawn (its button lies over them)
     page.locator(f'.floor-area:has([data-zone="floor-{seat}"])').click()
+    confirm_move(page)
     after = _played(page, game.pk, game.ply)
     count = engine.factories[take.source][take.colour]
     assert after.boards[seat].floor == [take.colour] * count
@@ -119,6 +121,11 @@ def test_the_keyboard_reaches_the_line_after_the_group(
     expect(target).to_be_enabled()
     target.focus()
     page.keyboard.press("Enter")
+    # the preview's Confirm takes the focus: Enter again plays the move
+    page.wait_for_function(
+        "() => document.activeElement?.closest('#board form.confirm-move') !== null"
+    )
+    page.keyboard.press("Enter")
     after = _played(page, game.pk, game.ply)
     assert after.boards[seat].line_colour[take.line] == take.colour
 
@@ -134,6 +141,8 @@ def test_without_javascript_the_line_is_a_button_of_the_move_form(
     _group(page, take).click()  # a GET: the page comes back with ?group=
     page.wait_for_url("**group=*")
     page.locator(f'[data-zone="line-{seat}-{take.line}"]').click()
+    page.wait_for_url("**line=*")  # the preview, then its Confirm
+    confirm_move(page)
     page.wait_for_url(f"**/games/{game.pk}/")
     after = _engine(game.pk)
     assert after.boards[seat].line_colour[take.line] == take.colour

@@ -8,6 +8,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games import selectors
 from games.models import Game
+from tests.e2e.test_live_board import confirm_move
 from tests.games.helpers import classic_zones
 from tests.games.marks import zones
 
@@ -38,6 +39,7 @@ def play_one_move(page: Page) -> None:
     # the pattern lines that can take the group are highlighted on our own board
     assert page.locator(".player-board.mine .legal").count() >= 1
     legal.first.click()
+    confirm_move(page)
     page.wait_for_function(
         "before => Number(document.querySelector('#board').dataset.ply) > before",
         arg=before,

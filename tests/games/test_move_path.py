@@ -118,10 +118,11 @@ def test_no_js_group_choice_shows_the_form_with_its_legal_lines(
     assert f'value="{group}" class="group selected" aria-pressed="true"' in text
     legal = set(re.findall(r'name="line" value="([^"]+)" class="dest legal"', text))
     assert legal == {line for line, _ in lines}
+    # the form asks for a preview of the move (User.confirm_moves, the default)
+    assert 'method="get"' in form.group(0)
+    assert f'name="group" value="{group}"' in text
     source, colour = group.split(":")
-    assert f'name="source" value="{source}"' in text
-    assert f'name="colour" value="{colour}"' in text
-    # and posting one of them without HTMX plays it and redirects to the page
+    # and posting one without HTMX (the preview's Confirm) plays it and redirects
     response = client.post(
         reverse("games:move", args=[game.pk]),
         {
