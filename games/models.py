@@ -325,8 +325,10 @@ class PlayerStats(models.Model):
     """One player's rating and totals in one game family, kept up to date by
     ``games.ratings.ratings_update_for_game`` when a game finishes.
 
-    ``mu``/``sigma`` are the OpenSkill Plackett–Luce rating (rated games only);
-    ``ordinal`` is the conservative rating μ − 3σ the site shows and sorts by.
+    ``mu``/``sigma`` are the OpenSkill Plackett–Luce rating (rated games only):
+    the site shows μ on a 1500-centred scale and sorts by it
+    (``games.ratings.rating_points``); ``ordinal`` is the conservative μ − 3σ,
+    kept for the record.
     ``games``/``wins``/``score_sum``/``best_score`` count every finished game of
     the family played on the site (rated or not); the ``rated_*`` fields only the
     rated ones. Imported games never count.
@@ -356,18 +358,18 @@ class PlayerStats(models.Model):
         ]
         indexes = [
             models.Index(
-                fields=["family", "-ordinal", "id"], name="playerstats_leaderboard"
+                fields=["family", "-mu", "id"], name="playerstats_leaderboard"
             )
         ]
 
     def __str__(self) -> str:
-        return f"{self.user_id}/{self.family}: {self.ordinal:.1f}"
+        return f"{self.user_id}/{self.family}: μ {self.mu:.1f}"
 
     @property
     def provisional(self) -> bool:
-        from .ratings import PROVISIONAL_GAMES
+        from .ratings import rating_provisional
 
-        return self.rated_games < PROVISIONAL_GAMES
+        return rating_provisional(self.rated_games)
 
     @property
     def average_score(self) -> float | None:

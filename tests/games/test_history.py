@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import fill, selectors, services
 from games.engine import record
 from games.models import Game, Move, PlayerStats, RatingChange, Seat
-from games.ratings import PROVISIONAL_GAMES, ratings_update_for_game
+from games.ratings import PROVISIONAL_GAMES, rating_points, ratings_update_for_game
 
 pytestmark = pytest.mark.django_db
 
@@ -347,7 +347,7 @@ def test_profile_shows_rating_chart_and_totals(filled, client):
     chart = html[html.index(f'id="chart-{stats.family}-t"') :]
     points = re.search(r'<polyline points="([^"]+)"', chart).group(1).split()
     assert len(points) == stats.rated_games
-    assert re.search(f"to {stats.ordinal:.1f}</desc>", chart)
+    assert f"{rating_points(stats.mu)} after the latest" in chart
     assert reverse("games:archive") + f"?player={stats.user.username}" in html
 
 
