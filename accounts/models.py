@@ -72,8 +72,28 @@ class User(AbstractUser):
         "folded): two accounts cannot share it (accounts.usernames).",
     )
 
+    class ComputerLevel(models.TextChoices):
+        EASY = "easy", _("easy")
+        MEDIUM = "medium", _("medium")
+        STRONG = "strong", _("strong")
+
+    computer_level = models.CharField(
+        _("computer level"),
+        max_length=10,
+        blank=True,
+        default="",
+        choices=ComputerLevel.choices,
+        help_text="Empty for people; the level of a computer player's account "
+        "(games.engine.bots), whose moves a background task plays (games.tasks).",
+    )
+
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
+
+    @property
+    def is_computer(self) -> bool:
+        """A computer player: no log-in, no clock, no e-mail (issue #16)."""
+        return bool(self.computer_level)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_key = username_key(self.username)
@@ -81,6 +101,16 @@ class User(AbstractUser):
         if update_fields is not None and "username" in update_fields:
             kwargs["update_fields"] = {*update_fields, "username_key"}
         super().save(*args, **kwargs)
+
+
+COMPUTER_USERNAMES = {
+    User.ComputerLevel.EASY: "Computer (easy)",
+    User.ComputerLevel.MEDIUM: "Computer (medium)",
+    User.ComputerLevel.STRONG: "Computer (strong)",
+}
+"""The computer players' account names. A space and parentheses are outside the
+sign-up rules (Django's username validator), so no person can take or imitate
+one, and the name says the level wherever the site prints it (the move log)."""
 
 
 class Vacation(models.Model):

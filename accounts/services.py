@@ -14,3 +14,24 @@ def user_language_set(*, user: User, language: str) -> None:
     if user.language != language:
         user.language = language
         user.save(update_fields=["language"])
+
+
+def computer_player(*, level: str) -> User:
+    """The account of the computer player of ``level`` (created on first use).
+
+    Its password is unusable (nobody logs in as it) and it has no e-mail.
+    """
+    from .models import COMPUTER_USERNAMES
+
+    try:
+        username = COMPUTER_USERNAMES[User.ComputerLevel(level)]
+    except ValueError:
+        raise ValueError(f"unknown computer level {level!r}") from None
+    user, created = User.objects.get_or_create(
+        computer_level=level,
+        defaults={"username": username, "email": "", "play_forced": True},
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user

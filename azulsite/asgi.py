@@ -4,7 +4,8 @@ Every HTTP request passes ``BodyLimit`` (``azulsite/bodies.py``) before Django:
 bodies over ``REQUEST_BODY_MAX_BYTES`` or slower than ``REQUEST_BODY_TIMEOUT`` are
 refused unread. Run it with Daphne (``deploy/README.md``);
 ``DEADLINE_LOOP_SECONDS`` also runs the deadline job inside this server process
-(``games/jobs.py``).
+(``games/jobs.py``), and ``TASK_WORKER_IN_SERVER`` the task queue's worker
+(``games/tasks.py``: the computer players' moves).
 """
 
 import os
@@ -41,3 +42,8 @@ if settings.DEADLINE_LOOP_SECONDS > 0:
     from games.jobs import start_with_server  # noqa: E402
 
     start_with_server(settings.DEADLINE_LOOP_SECONDS)
+
+if settings.TASK_WORKER_IN_SERVER:
+    from games.tasks import start_worker_with_server  # noqa: E402
+
+    start_worker_with_server()

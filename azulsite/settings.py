@@ -60,6 +60,8 @@ INSTALLED_APPS = [
     "template_partials",
     "axes",
     "django_ratelimit",
+    "django_tasks",
+    "django_tasks_db",
     "accounts",
     "games",
 ]
@@ -364,6 +366,33 @@ SITE_URL = os.environ.get("SITE_URL", "")
 # it). 0 = off: run `manage.py process_deadlines --loop 60` as a worker process
 # (deploy/; needs REDIS_URL for its doorbells to reach the pages) or from cron.
 DEADLINE_LOOP_SECONDS = float(os.environ.get("DEADLINE_LOOP_SECONDS", "0") or 0)
+
+# Background tasks (django-tasks, the backport of Django 6's django.tasks): the
+# computer players' moves (games/tasks.py). The embedded default keeps the queue
+# in the site's own database (django-tasks-db): no extra service. Its worker is
+# `manage.py db_worker` (deploy/: one or more processes, with REDIS_URL so their
+# doorbells reach the pages), or, with TASK_WORKER_IN_SERVER, a loop inside the
+# Daphne process (the README's run command: the in-memory channel layer only
+# reaches this process's sockets, so its worker must live here too).
+# For several machines, TASKS_BACKEND=rq queues on Redis (django-tasks-rq, RQ):
+# workers are `manage.py rqworker default --job-class django_tasks_rq.Job`.
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
+if TASKS_BACKEND == "rq":
+    INSTALLED_APPS += ["django_rq"]
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
+    RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}
+else:
+    TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
+    }
+TASK_WORKER_IN_SERVER = env_bool("TASK_WORKER_IN_SERVER", False)
+# The deadline job hands a computer's turn to the queue again when it has waited
+# this long (a task lost, or its worker killed mid-decision: the database backend
+# never runs a task left RUNNING again). Far above any decision's budget.
+COMPUTER_RETRY_SECONDS = float(os.environ.get("COMPUTER_RETRY_SECONDS", "60") or 60)
+# The strong level's budget per decision (games.engine.bots: a node count, so the
+# decision does not depend on the machine's speed).
+COMPUTER_STRONG_SECONDS = float(os.environ.get("COMPUTER_STRONG_SECONDS", "1") or 1)
 
 # Production hardening, on whenever DEBUG is off (manage.py check --deploy).
 if not DEBUG:

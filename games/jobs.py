@@ -24,7 +24,7 @@ from django.db.models import Q
 
 from accounts.models import User
 
-from . import clock, emails, selectors, services
+from . import clock, emails, selectors, services, tasks
 from .models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -39,11 +39,13 @@ class Report:
     reminders: int = 0
     turn_emails: int = 0
     digests: int = 0
+    computer_turns: int = 0
 
     def __str__(self) -> str:
         return (
             f"timeouts {self.timeouts}, reminders {self.reminders}, "
-            f"turn e-mails {self.turn_emails}, digests {self.digests}"
+            f"turn e-mails {self.turn_emails}, digests {self.digests}, "
+            f"computer turns queued again {self.computer_turns}"
         )
 
 
@@ -59,7 +61,7 @@ def _user_to_move(game: Game) -> User | None:
 
 
 def _wants_email(user: User | None, kind: str) -> bool:
-    if user is None or not user.email or not user.is_active:
+    if user is None or not user.email or not user.is_active or user.is_computer:
         return False
     preference = user.email_notifications
     if preference == User.EmailNotifications.NEVER:
@@ -132,6 +134,7 @@ def process_digests(report: Report) -> None:
     since = now - timedelta(days=1)
     due_users = User.objects.filter(
         is_active=True,
+        computer_level="",
         email_notifications=User.EmailNotifications.DAILY_DIGEST,
     ).filter(Q(digest_sent_at__isnull=True) | Q(digest_sent_at__lte=since))
     for user in list(due_users.exclude(email="")):
@@ -150,9 +153,11 @@ def process_digests(report: Report) -> None:
 
 
 def process_deadlines() -> Report:
-    """One pass: timeouts first (they start new turns), then the e-mails."""
+    """One pass: timeouts first (they start new turns), computers' turns that
+    waited too long (``tasks.process_computer_turns``), then the e-mails."""
     report = Report()
     process_timeouts(report)
+    report.computer_turns = tasks.process_computer_turns()
     process_reminders(report)
     process_turn_emails(report)
     process_digests(report)
@@ -169,7 +174,9 @@ def run_once() -> Report | None:
         return None
     finally:
         close_old_connections()
-    if report.timeouts or report.reminders or report.turn_emails:
+    if any((report.timeouts, report.reminders, report.turn_emails)) or (
+        report.computer_turns
+    ):
         logger.info("deadlines: %s", report)
     return report
 

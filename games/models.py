@@ -89,6 +89,13 @@ class Game(models.Model):
     turn_email_sent = models.BooleanField(
         default=False, help_text="The current turn's 'your move' e-mail went out."
     )
+    computer_turn_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While a computer player is to move: when its turn was last "
+        "handed to the task queue (games.tasks); the deadline job hands it again "
+        "when that is long ago (a lost task, a worker killed mid-decision).",
+    )
     end_reason = models.CharField(
         max_length=10, choices=EndReason.choices, default=EndReason.NONE, blank=True
     )
@@ -142,6 +149,11 @@ class Game(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "turn_deadline"]),
+            models.Index(
+                fields=["computer_turn_since"],
+                condition=Q(computer_turn_since__isnull=False),
+                name="game_computer_turn",
+            ),
             # The archive: newest finished first, optionally by game, variant or
             # size; status in each so SQLite walks the index instead of sorting
             # (not ``imported``: Django writes ``NOT imported``, which no index
@@ -357,9 +369,7 @@ class PlayerStats(models.Model):
             )
         ]
         indexes = [
-            models.Index(
-                fields=["family", "-mu", "id"], name="playerstats_leaderboard"
-            )
+            models.Index(fields=["family", "-mu", "id"], name="playerstats_leaderboard")
         ]
 
     def __str__(self) -> str:

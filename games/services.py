@@ -23,7 +23,8 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
-from games.engine import policy, record
+from accounts.services import computer_player
+from games.engine import bots, record
 from games.engine.common import EngineError, RecordError
 from games.engine.common import Game as EngineGame
 
@@ -71,8 +72,11 @@ def game_create(
     days_per_move: int,
     rated: bool,
     invitees: Sequence[User] = (),
+    computers: Mapping[int, str] = {},  # noqa: B006  (read, never changed)
 ) -> Game:
-    """Open a new game: the creator takes seat 0, invitees the next seats."""
+    """Open a new game: the creator takes seat 0, ``computers`` (seat number to
+    level) their seats, invitees the next free seats. A game whose seats are all
+    taken (the creator and computers) starts at once."""
     if variant not in Variant.values:
         raise GameActionError(_("Unknown variant."), "variant")
     if not 2 <= players <= 4:
@@ -82,9 +86,21 @@ def game_create(
     invitees = list(dict.fromkeys(invitees))
     if any(user.pk == creator.pk for user in invitees):
         raise GameActionError(_("You cannot invite yourself."), "invite_self")
-    if len(invitees) > players - 1:
+    if any(not 1 <= number < players for number in computers):
+        raise GameActionError(_("A computer can take any seat but yours."), "seat")
+    levels = list(computers.values())
+    if any(level not in User.ComputerLevel.values for level in levels):
+        raise GameActionError(_("Unknown computer level."), "level")
+    if len(set(levels)) < len(levels):
+        raise GameActionError(
+            _("Each computer level can take only one seat in a game."), "level"
+        )
+    if len(invitees) > players - 1 - len(computers):
         raise GameActionError(_("More invitations than free seats."), "invites")
     with transaction.atomic():
+        robots = {
+            number: computer_player(level=level) for number, level in computers.items()
+        }
         game = Game.objects.create(
             variant=variant,
             players=players,
@@ -93,19 +109,28 @@ def game_create(
             creator=creator,
         )
         seats = [Seat(game=game, number=0, user=creator, invite_status="joined")]
+        waiting = iter(invitees)
         for number in range(1, players):
-            if number <= len(invitees):
-                seats.append(
-                    Seat(
-                        game=game,
-                        number=number,
-                        user=invitees[number - 1],
-                        invite_status=Seat.Invite.INVITED,
-                    )
+            invitee = None if number in robots else next(waiting, None)
+            if number in robots:
+                seat = Seat(
+                    game=game,
+                    number=number,
+                    user=robots[number],
+                    invite_status=Seat.Invite.JOINED,
+                )
+            elif invitee is not None:
+                seat = Seat(
+                    game=game,
+                    number=number,
+                    user=invitee,
+                    invite_status=Seat.Invite.INVITED,
                 )
             else:
-                seats.append(Seat(game=game, number=number))
+                seat = Seat(game=game, number=number)
+            seats.append(seat)
         Seat.objects.bulk_create(seats)
+        _start_if_full(game, seats)
         for user in invitees:
             transaction.on_commit(
                 functools.partial(
@@ -234,6 +259,31 @@ def _turn_deadline(game: Game, seat: Seat | None) -> Any:
     return start + timedelta(days=game.days_per_move)
 
 
+def _computer_seats(seats: Sequence[Seat]) -> dict[int, str]:
+    """The seats computer players hold, and their levels."""
+    return {
+        s.number: s.user.computer_level
+        for s in seats
+        if s.user is not None and s.user.computer_level
+    }
+
+
+def _play_for_left_seat(engine: EngineGame, rng: random.Random) -> None:
+    """A decision for a player who left: the easy computer level (issue #16).
+
+    Played here, in the move's transaction, as the site's forfeit policy was: the
+    easy level is a one-move greedy choice (no search, about a millisecond), and
+    the table should not wait on a queue for a seat nobody plays.
+    """
+    engine.play(bots.choose(engine, "easy", seed=rng.randrange(2**32)))
+
+
+def _computer_turn_enqueue(game_id: int, ply: int) -> None:
+    from .tasks import computer_turn_enqueue  # tasks.py imports this module
+
+    computer_turn_enqueue(game_id=game_id, ply=ply)
+
+
 def _append_events(
     game: Game,
     engine: EngineGame,
@@ -246,21 +296,28 @@ def _append_events(
 
     ``events`` is the engine's event list before the action; the rows appended are
     the events after it. A seat that forfeited on time (or resigned while others
-    play on) has its turns played by
-    ``engine.policy`` here, in the same transaction, as ``auto`` Move rows; a
+    play on) has its turns played by the easy computer level
+    (``_play_for_left_seat``) here, in the same transaction, as ``auto`` Move rows; a
     player's only legal decision is played for them (``forced`` rows) when they
     let the site do so (``User.play_forced``). Starts
     the next turn's clock, ends the game if it is over, and rings the channel layer
-    after commit. The caller saves ``game``.
+    after commit. When a computer player is to move, its turn has no deadline and
+    a task is queued after commit (``games.tasks.computer_move``): its decision is
+    never computed here, in a request. The caller saves ``game``.
     """
     users = {s.number: s.user_id for s in seats}
     # Seats that left (on time, or by resigning with others still playing).
     forfeited = {s.number for s in seats if s.forfeited_at is not None or s.resigned}
-    # Seats whose players let the site play a decision the rules leave alone.
+    computers = _computer_seats(seats)
+    # Seats whose players let the site play a decision the rules leave alone
+    # (a computer plays even its only legal decision from its task).
     plays_forced = {
         s.number
         for s in seats
-        if s.user is not None and s.user.play_forced and s.number not in forfeited
+        if s.user is not None
+        and s.user.play_forced
+        and s.number not in forfeited
+        and s.number not in computers
     }
     forced: list[int] = []  # the plies of those decisions
     while True:
@@ -270,7 +327,7 @@ def _append_events(
             break
         seat = engine.to_move()
         if seat in forfeited:
-            policy.play_forfeited_turn(engine, rng)
+            _play_for_left_seat(engine, rng)
             continue
         if seat in plays_forced:
             moves = engine.legal_moves()
@@ -306,7 +363,20 @@ def _append_events(
         game.turn_email_sent = False
     if engine.is_over():
         game_finish(game=game, engine=engine, reason=Game.EndReason.NORMAL, seats=seats)
-    _notify_after_commit(game, users)
+    if game.status == Game.Status.ACTIVE and game.seat_to_move in computers:
+        # Computers never time out, get no reminder and no e-mail.
+        game.turn_deadline = None
+        game.reminder_sent_at = None
+        game.turn_email_sent = True
+        game.computer_turn_since = clock.now()
+        transaction.on_commit(
+            functools.partial(_computer_turn_enqueue, game.pk, game.ply)
+        )
+    else:
+        game.computer_turn_since = None
+    # Doorbells for people's pages only: nobody reads a computer's.
+    people = {n: uid for n, uid in users.items() if n not in computers}
+    _notify_after_commit(game, people)
 
 
 def _notify_after_commit(game: Game, users: Mapping[int, int | None]) -> None:
@@ -334,6 +404,7 @@ _MOVE_FIELDS = [
     "turn_deadline",
     "reminder_sent_at",
     "turn_email_sent",
+    "computer_turn_since",
 ]
 
 
@@ -401,7 +472,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
 
     With two players (or when only one would be left) the game ends now. With three
     or four the others play on: from now on the site plays the resigner's turns
-    with the same policy as for a forfeit on time (``engine/policy.py``), so the
+    with the easy computer level, as after a forfeit on time, so the
     table is not spoiled for the others.
     """
     with transaction.atomic():
@@ -493,7 +564,7 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
     """Apply the passed deadline of the seat to move, once; False if not due.
 
     Two players: the late player loses. Three or four: they forfeit (ranked last)
-    and the site plays their turns from now on (``engine/policy.py``); when only
+    and the site plays their turns from now on (the easy computer level); when only
     one player is left in the game, it ends. The guarded UPDATE (same ply, still
     active, deadline passed) is what makes a second run, or a second process,
     do nothing: on PostgreSQL it waits for the first one's row lock and then

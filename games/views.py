@@ -153,10 +153,12 @@ def _board_response(
         viewer_seat=viewer_seat,
         round=engine.round,
         to_move_name=names[to_move] if to_move is not None else "",
+        to_move_user=seat_rows[to_move].user if to_move is not None else None,
         seats=[
             {
                 "number": seat.number,
                 "name": seat.name,
+                "user": seat.user,
                 "rank": seat.rank,
                 "score": seat.score,
                 "resigned": seat.resigned,

@@ -1,0 +1,34 @@
+"""``{{ user|computer_badge }}``: the BOT mark after a computer player's name.
+
+The one place the mark is written (issue #16: computer players are marked on
+every page that shows a name). Templates print the name as they always did
+(``<bdi>{{ seat.name }}</bdi>``) and this filter after it; for a person, or an
+imported record's seat (no user), it prints nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+
+@register.filter
+def computer_badge(user: Any) -> SafeString | str:
+    """`` <abbr class="bot" …>BOT</abbr>`` for a computer's account, else ""."""
+    level = getattr(user, "computer_level", "")
+    if not level:
+        return ""
+    label = user.get_computer_level_display()
+    return format_html(
+        ' <abbr class="bot" title="{}" data-computer="{}">{}</abbr>',
+        _("Computer player, %(level)s level") % {"level": label},
+        level,
+        # Translators: the mark after a computer player's name, as in "BOT".
+        _("BOT"),
+    )
