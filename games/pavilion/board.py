@@ -209,7 +209,7 @@ def _player(
     # A board names 42 spaces: their phrases are asked of gettext once here.
     space_text = _("%(star)s, space %(number)s, cost %(cost)s, %(state)s")
     empty = _("empty")
-    star_names = [star_label(star) for star in STARS]
+    star_names = [star_label(star, engine.grey) for star in STARS]
     spaces = []
     for star_index, star in enumerate(STARS):
         for number in range(1, 7):
@@ -239,7 +239,7 @@ def _player(
     structures = []
     for j, structure in enumerate(STRUCTURES):
         complete = bool(done >> j & 1)
-        label = structure_label(structure.kind, structure.stars)
+        label = structure_label(structure.kind, structure.stars, engine.grey)
         x, y = STRUCTURE_POINTS[j]
         structures.append(
             {
@@ -512,8 +512,8 @@ def _place_decision(
         space["selected"] = space["value"] == chosen
     board["place"] = {
         "space": chosen,
-        "title": _("Place on %(space)s (cost %(cost)s)")
-        % {"space": space_label(star_text, number), "cost": cost},
+        "title": _("Place on the %(space)s (cost %(cost)s)")
+        % {"space": space_label(star_text, number, engine.grey), "cost": cost},
         "colour_choice": len({m.colour for m in options}) > 1,
         "options": [
             {

@@ -1,8 +1,11 @@
 """Summer Pavilion in words: tile, star and space names, the log, refusals.
 
 Everything is translated when it is asked for (``gettext`` at call time), so one
-process serves every language. Colour, star and space names are the ones the move
-log writes ("blue-4", "centre star"); counts go through ``ngettext``.
+process serves every language. Stars and spaces are named as players name them:
+"orange star, space 3", "centre star"; on the grey side (``rules/pavilion.md §8``)
+a star has no colour and is named by its place on the board ("upper-left star",
+as ``board.py`` draws it), never by a colour. Machine values ("orange-3") stay in
+forms and marks. Counts go through ``ngettext``.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -37,6 +41,18 @@ COLOUR_LETTERS = {
 }
 """A letter on every tile: colour is never the only cue."""
 
+STAR_PLACES = {
+    "center": gettext_lazy("centre star"),
+    "orange": pgettext_lazy("a grey-side star, by its place", "upper-left star"),
+    "red": pgettext_lazy("a grey-side star, by its place", "upper-right star"),
+    "blue": pgettext_lazy("a grey-side star, by its place", "right-hand star"),
+    "yellow": pgettext_lazy("a grey-side star, by its place", "lower-right star"),
+    "green": pgettext_lazy("a grey-side star, by its place", "lower-left star"),
+    "purple": pgettext_lazy("a grey-side star, by its place", "left-hand star"),
+}
+"""A star named by where it sits (the grey side, whose stars have no colour): the
+outer stars clockwise from upper-left, as ``board.py`` draws them (§2)."""
+
 _CENTRE = ("center", "centre")
 
 
@@ -61,30 +77,39 @@ def tile_label(colour: str | int, wild: bool = False) -> str:
     return label
 
 
-def star_label(star: str) -> str:
-    """``"blue"`` → "blue star"; ``"center"`` → "centre star"."""
+def star_label(star: str, grey: bool = False) -> str:
+    """``"blue"`` → "blue star"; ``"center"`` → "centre star"; on the grey side
+    the star's place: ``"blue"`` → "right-hand star" (no colour names it)."""
     if star in _CENTRE:
-        return _("centre star")
+        return str(STAR_PLACES["center"])
+    if grey:
+        return str(STAR_PLACES[star])
     return _("%(colour)s star") % {"colour": colour_label(star)}
 
 
-def space_label(star: str, number: int) -> str:
-    """A space by name, as the move log writes it: "blue-4", "centre-2"."""
-    name = _("centre") if star in _CENTRE else colour_label(star)
-    return _("%(star)s-%(number)s") % {"star": name, "number": number}
+def space_label(star: str, number: int, grey: bool = False) -> str:
+    """A space as players name it: "orange star, space 3", "centre star, space
+    2"; on the grey side "upper-left star, space 3". (Forms and marks keep the
+    machine value ``orange-3``.)"""
+    return _("%(star)s, space %(number)s") % {
+        "star": star_label(star, grey),
+        "number": number,
+    }
 
 
 # ------------------------------------------------------------------ the log
 
 
-def structure_label(kind: str, stars: Sequence[str]) -> str:
+def structure_label(kind: str, stars: Sequence[str], grey: bool = False) -> str:
+    """ "pillar of the blue star", "statue between the red star and the blue
+    star"; on the grey side the stars by place."""
     if kind == "pillar":
-        return _("pillar of the %(star)s") % {"star": star_label(stars[0])}
+        return _("pillar of the %(star)s") % {"star": star_label(stars[0], grey)}
     if kind == "window":
-        return _("window of the %(star)s") % {"star": star_label(stars[0])}
+        return _("window of the %(star)s") % {"star": star_label(stars[0], grey)}
     return _("statue between the %(a)s and the %(b)s") % {
-        "a": star_label(stars[0]),
-        "b": star_label(stars[1]),
+        "a": star_label(stars[0], grey),
+        "b": star_label(stars[1], grey),
     }
 
 
@@ -118,11 +143,11 @@ def payment_label(colour: str, wilds: int, cost: int, wild: str) -> str:
 
 
 def describe_entries(
-    entries: Sequence[Mapping[str, Any]], names: Sequence[str]
+    entries: Sequence[Mapping[str, Any]], names: Sequence[str], *, grey: bool = False
 ) -> list[str]:
     """One text per log entry (``PavilionGame.log``, from its start: a take's
     wild colour is the round's, read from the deals before it), "" for an entry
-    not told.
+    not told. ``grey``: the grey side's log, its stars named by place.
 
     A placement says which structures it completed, the bonus that follows has
     its own text ("ana took red, green as a bonus").
@@ -154,12 +179,12 @@ def describe_entries(
             text = _describe_take(entry, player, COLOURS[round_number - 1])
         elif kind == "place":
             text = _(
-                "%(player)s placed %(colour)s on %(space)s paying %(payment)s: "
+                "%(player)s placed %(colour)s on the %(space)s, paying %(payment)s: "
                 "+%(points)s"
             ) % {
                 "player": player,
                 "colour": colour_label(entry["colour"]),
-                "space": space_label(entry["star"], entry["space"]),
+                "space": space_label(entry["star"], entry["space"], grey),
                 "payment": payment_label(
                     entry["colour"], entry["wilds"], entry["cost"], entry["wild_colour"]
                 ),
@@ -167,7 +192,8 @@ def describe_entries(
             }
             if entry["completed"]:
                 done = ", ".join(
-                    structure_label(s["kind"], s["stars"]) for s in entry["completed"]
+                    structure_label(s["kind"], s["stars"], grey)
+                    for s in entry["completed"]
                 )
                 text += "; " + _("%(structures)s complete") % {"structures": done}
                 if not entry["bonus_available"]:
@@ -246,11 +272,11 @@ def describe_log(engine: PavilionGame, names: Sequence[str]) -> list[str]:
     """The move log in words: one line per log entry, then, once the game is
     over, each player's final bonuses.
 
-    e.g. "ana placed blue on blue-4 paying 1 blue + 3 purple (wild): +3; statue
-    between the red star and the blue star complete", then "ana took red, green
-    as a bonus".
+    e.g. "ana placed blue on the blue star, space 4, paying 1 blue + 3 purple
+    (wild): +3; statue between the red star and the blue star complete", then
+    "ana took red, green as a bonus".
     """
-    lines = describe_entries(engine.log, names)
+    lines = describe_entries(engine.log, names, grey=engine.grey)
     if engine.is_over():
         lines.extend(final_bonus_lines(engine, names))
     return lines
@@ -265,7 +291,8 @@ def final_bonus_lines(engine: PavilionGame, names: Sequence[str]) -> list[str]:
             if change.seat != seat:
                 continue
             if change.kind == "star-bonus":
-                parts.append(f"{_star_bonus_label(change.detail)} +{change.points}")
+                label = _star_bonus_label(change.detail, engine.grey)
+                parts.append(f"{label} +{change.points}")
             elif change.kind == "number-bonus":
                 number = change.detail.removeprefix("all ").removesuffix("s")
                 label = _("all spaces of cost %(cost)s") % {"cost": number}
@@ -281,10 +308,11 @@ def final_bonus_lines(engine: PavilionGame, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _star_bonus_label(detail: str) -> str:
-    """The engine's "blue star", "red star, all green", "center star, six colours"."""
+def _star_bonus_label(detail: str, grey: bool) -> str:
+    """The engine's "blue star", "red star, all green", "center star, six colours"
+    (the last two on the grey side, whose stars are named by place)."""
     star = detail.split(" ", 1)[0]
-    text = star_label(star)
+    text = star_label(star, grey)
     if ", all " in detail:
         text += " " + _("(all %(colour)s)") % {
             "colour": colour_label(detail.rsplit(" ", 1)[1])
@@ -297,10 +325,6 @@ def _star_bonus_label(detail: str) -> str:
 # ------------------------------------------------------------------ refusals
 
 _Params = dict[str, Any]
-
-
-def _space(p: _Params) -> str:
-    return space_label(p["star"], p["space"])
 
 
 def _factory(p: _Params) -> int:
@@ -343,18 +367,21 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         _("There is no %(colour)s there.") % {"colour": colour_label(p["colour"])}
     ),
     # -- placing a tile ----------------------------------------------------------
-    "space_filled": lambda p: _("%(space)s is already filled.") % {"space": _space(p)},
+    # A refusal does not know the side of the board it was made on, so it names
+    # no star by colour: "that space" is the one the player just chose; a star is
+    # named by place where only a grey star (or the centre) can refuse.
+    "space_filled": lambda p: _("That space is already filled."),
     "star_takes_its_colour": lambda p: (
         _("Only %(colour)s tiles go on the %(star)s.")
         % {"colour": colour_label(p["allowed"]), "star": star_label(p["star"])}
     ),
     "star_holds_colour": lambda p: (
         _("The %(star)s already holds %(colour)s: its six tiles must all differ.")
-        % {"star": star_label(p["star"]), "colour": colour_label(p["colour"])}
+        % {"star": star_label(p["star"], True), "colour": colour_label(p["colour"])}
     ),
     "star_holds_only": lambda p: (
         _("The %(star)s holds only %(colour)s: it takes %(colour)s or nothing.")
-        % {"star": star_label(p["star"]), "colour": colour_label(p["only"])}
+        % {"star": star_label(p["star"], True), "colour": colour_label(p["only"])}
     ),
     "wild_pays_for_itself": lambda p: (
         _(
@@ -364,24 +391,23 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         % {"colour": colour_label(p["colour"])}
     ),
     "too_few_tiles": lambda p: (
-        _("%(space)s costs %(cost)s %(colour)s; you have %(have)s.")
+        _("That space costs %(cost)s %(colour)s; you have %(have)s.")
         % {
-            "space": _space(p),
             "cost": p["cost"],
             "colour": colour_label(p["colour"]),
             "have": p["have"],
         }
     ),
     "no_tile_of_colour": lambda p: (
-        _("You need at least one %(colour)s tile to place %(colour)s on %(space)s.")
-        % {"colour": colour_label(p["colour"]), "space": _space(p)}
+        _("You need at least one %(colour)s tile to place %(colour)s there.")
+        % {"colour": colour_label(p["colour"])}
     ),
     "too_many_wilds": lambda p: (
         _(
-            "%(space)s costs %(cost)s: pay at least one %(colour)s tile; "
+            "That space costs %(cost)s: pay at least one %(colour)s tile; "
             "wild tiles can only stand in for the rest."
         )
-        % {"space": _space(p), "cost": p["cost"], "colour": colour_label(p["colour"])}
+        % {"cost": p["cost"], "colour": colour_label(p["colour"])}
     ),
     "not_enough_wilds": lambda p: (
         ngettext(
@@ -397,11 +423,10 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
     ),
     "too_few_tiles_with_wilds": lambda p: (
         _(
-            "%(space)s costs %(cost)s: with %(wilds)s wild you need %(need)s "
+            "That space costs %(cost)s: with %(wilds)s wild you need %(need)s "
             "%(colour)s and have %(have)s."
         )
         % {
-            "space": _space(p),
             "cost": p["cost"],
             "wilds": p["wilds"],
             "need": p["need"],
@@ -503,9 +528,10 @@ def error_message(error: EngineError) -> str:
     """A player's wording of the pavilion engine's refusal ``error``.
 
     Worded from ``error.code`` and ``error.params``, never from the English message;
-    an unknown code gives a generic refusal.
+    an unknown code gives a generic refusal. A sentence that opens with a colour
+    ("purple is wild this round…") starts with a capital.
     """
     words = _MESSAGES.get(error.code)
     if words is None:
         return _("That move is not possible.")
-    return words(error.params)
+    return capfirst(words(error.params))

@@ -107,7 +107,8 @@ def test_grey_position_prints_grey_costs():
     game.chance(random.Random(1))
     html = _position_html(game, NAMES[:2])
     assert html.count('title="centre star, space 1, cost 3, empty"') == 2
-    assert html.count('title="blue star, space 3, cost 1, empty"') == 2
+    # the blue star of the coloured side, named by its place
+    assert html.count('title="right-hand star, space 3, cost 1, empty"') == 2
 
 
 def test_names_are_escaped_by_the_template():
@@ -298,8 +299,9 @@ def test_log_words_a_placement_with_wilds_and_its_bonus():
         assert len(lines) == len(entries) + len(NAMES)  # and the final bonuses
         bonus = entries[index + 1]["tiles"]
         wanted = (
-            f"{NAMES[entry['seat']]} placed {entry['colour']} on "
-            f"{entry['star'].replace('center', 'centre')}-{entry['space']} paying "
+            f"{NAMES[entry['seat']]} placed {entry['colour']} on the "
+            f"{entry['star'].replace('center', 'centre')} star, space "
+            f"{entry['space']}, paying "
             f"{entry['cost'] - entry['wilds']} {entry['colour']} + {entry['wilds']} "
             f"{entry['wild_colour']} (wild): +{entry['points']}; "
         )

@@ -138,7 +138,7 @@ def test_only_an_unknown_code_falls_back() -> None:
                 "need": 3,
                 "have": 1,
             },
-            "blue-4 costs 4: with 1 wild you need 3 blue and have 1.",
+            "That space costs 4: with 1 wild you need 3 blue and have 1.",
         ),
         (
             "star_holds_colour",
@@ -153,12 +153,13 @@ def test_only_an_unknown_code_falls_back() -> None:
         (
             "star_holds_only",
             {"star": "red", "colour": "blue", "only": "green"},
-            "The red star holds only green: it takes green or nothing.",
+            # only a grey star holds one colour and refuses others: by place
+            "The upper-right star holds only green: it takes green or nothing.",
         ),
         (
             "wild_take_with_others",
             {"source": "center", "colour": "purple"},
-            "purple is wild this round: take another colour "
+            "Purple is wild this round: take another colour "
             "(one purple comes along with it).",
         ),
         (

@@ -115,7 +115,7 @@ def test_every_position_is_drawn_as_the_engine_holds_it(
             page = visitor.get(replay_url, {"ply": ply}, **HTMX).text
             assert zones(page) == engine_zones(engine), f"replay, ply {ply}"
             status = unescape(page.split('role="status">', 1)[1].split("</p>")[0])
-            for line in describe_entries(engine.log, names)[told:]:
+            for line in describe_entries(engine.log, names, grey=engine.grey)[told:]:
                 assert line in status, f"replay, ply {ply}: {line}"
 
     page = visitor.get(replay_url, {"ply": 0}).text

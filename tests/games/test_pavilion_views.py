@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -128,6 +129,13 @@ def test_a_whole_game_is_played_through_the_views(
     assert "Final result" in page
     assert "Final bonuses for ana" in page
     assert "Round 6 of 6" in page
+    if engine.grey:  # its stars have no colour: the log and board name places
+        replay = clients[users[0].pk].get(reverse("games:replay", args=[game.pk]))
+        for text in (page, replay.text):
+            assert "right-hand star, space" in text
+            assert not re.search(
+                r"\b(purple|green|orange|yellow|blue|red) star\b", text
+            )
 
 
 # ------------------------------------------------------------ each decision
@@ -151,9 +159,11 @@ def test_the_page_draws_the_board_for_a_spectator(client, players, start_game):
 def test_grey_side_shows_its_own_costs(client, players, start_game):
     game = start_game(players[:2], variant="pavilion-grey")
     page = client.get(reverse("games:detail", args=[game.pk])).text
-    assert page.count('title="purple star, space 1, cost 3, empty"') == 2
-    assert page.count('title="purple star, space 3, cost 1, empty"') == 2
+    # the purple star's place is the left of the board; no colour names it
+    assert page.count('title="left-hand star, space 1, cost 3, empty"') == 2
+    assert page.count('title="left-hand star, space 3, cost 1, empty"') == 2
     assert page.count('title="centre star, space 6, cost 3, empty"') == 2
+    assert "pillar of the right-hand star: not complete" in page
 
 
 def test_take_is_previewed_with_its_wild_tile_then_played(
