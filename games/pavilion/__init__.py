@@ -2,7 +2,9 @@
 
 The package holds what differs from other families: the move form (``forms``),
 the board as plain data (``board``), the log and the refusals in words
-(``words``); the templates are under ``templates/games/pavilion/``. Zones the
+(``words``); the templates are under ``templates/games/pavilion/`` (the live
+board's decisions sit in a panel beside the position, ``_live.html``, helped by
+``static/js/pavilion.js``; every choice also works as a plain link). Zones the
 templates mark (``data-zone``): ``factory-<i>`` (0-based), ``centre``, ``supply``,
 ``hand-<seat>``, ``corners-<seat>`` (tiles kept for the next round),
 ``board-<seat>`` (placed tiles), ``bag`` and ``tower``.

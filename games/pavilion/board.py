@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -394,15 +395,76 @@ def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]
     }
 
 
-def _keep_counts(query: Mapping[str, str]) -> list[int] | None:
-    """``keep_<colour>`` counts from a query, or None when one does not parse."""
+def _query_counts(query: Mapping[str, str], prefix: str) -> list[int] | None:
+    """``<prefix>_<colour>`` counts from a query (absent: 0), or None when one
+    does not parse."""
     counts = []
     for name in COLOURS:
-        text = (query.get(f"keep_{name}") or "0").strip()
+        text = (query.get(f"{prefix}_{name}") or "0").strip()
         if not text.isdigit() or len(text) > 2:
             return None
         counts.append(int(text))
     return counts
+
+
+def _count_query(base: Mapping[str, str], prefix: str, counts: Sequence[int]) -> str:
+    """The query string of a choice: ``base`` plus the counts that are not 0."""
+    fields = dict(base)
+    fields.update({f"{prefix}_{COLOURS[c]}": str(n) for c, n in enumerate(counts) if n})
+    return "?" + urlencode(fields) if fields else ""
+
+
+def _steppers(
+    prefix: str,
+    counts: Sequence[int],
+    available: Sequence[int],
+    *,
+    most: int,
+    wild: int,
+    base: Mapping[str, str],
+) -> list[dict[str, Any]]:
+    """One stepper a colour of ``available`` (the supply, a hand): the tile with
+    "2 of 5" on it, a link that chooses one more (while fewer than ``most`` are
+    chosen in all) and one that puts one back, each the page's query
+    (``?<prefix>_<colour>=<n>``: no script needed, a partial swap with one)."""
+    total = sum(counts)
+    if prefix == "bonus":
+        state_text = _("%(colour)s: %(chosen)s of %(available)s chosen")
+        add_text = _("%(colour)s: %(chosen)s of %(available)s chosen; choose one more")
+        remove_text = _("%(colour)s: %(chosen)s of %(available)s chosen; put one back")
+    else:
+        state_text = _("%(colour)s: %(chosen)s of %(available)s kept")
+        add_text = _("%(colour)s: %(chosen)s of %(available)s kept; keep one more")
+        remove_text = _("%(colour)s: %(chosen)s of %(available)s kept; keep one fewer")
+    items = []
+    for colour, name in enumerate(COLOURS):
+        if not available[colour]:
+            continue
+        chosen = counts[colour]
+        words = {
+            "colour": tile_label(name, colour == wild),
+            "chosen": chosen,
+            "available": available[colour],
+        }
+        more, fewer = list(counts), list(counts)
+        more[colour] += 1
+        fewer[colour] -= 1
+        can_add = total < most and chosen < available[colour]
+        items.append(
+            {
+                "colour": name,
+                "tile": tile(colour, colour == wild),
+                "chosen": chosen,
+                "available": available[colour],
+                "count_text": _("%(chosen)s of %(available)s") % words,
+                "add_query": _count_query(base, prefix, more) if can_add else None,
+                "remove_query": _count_query(base, prefix, fewer) if chosen else None,
+                "state_label": state_text % words,
+                "add_label": add_text % words,
+                "remove_label": remove_text % words,
+            }
+        )
+    return items
 
 
 def _pass_preview(
@@ -446,6 +508,9 @@ def _take_decision(
     for source, groups in sources:
         for group in groups:
             group["choice"] = (source, COLOURS.index(group["colour"])) in takes
+    # The same prompt before and after a choice: the status line above the
+    # board keeps its height, so choosing moves nothing.
+    board["prompt"] = _("Choose a colour in a factory or the centre.")
     source_text, colour_text = _parse_choice(
         query.get("take"), ["center", *[str(i) for i in range(len(engine.factories))]]
     )
@@ -454,7 +519,6 @@ def _take_decision(
         source = CENTER if source_text == "center" else int(source_text)
         move = takes.get((source, COLOURS.index(colour_text)))
     if move is None:
-        board["prompt"] = _("Choose a colour in a factory or the centre.")
         return
     board["take"] = _take_preview(engine, seat, move)
     for source, groups in sources:
@@ -463,27 +527,34 @@ def _take_decision(
                 group["selected"] = group["colour"] == colour_text
 
 
-def _bonus_decision(board: dict[str, Any], engine: PavilionGame) -> None:
+def _bonus_decision(
+    board: dict[str, Any], engine: PavilionGame, query: Mapping[str, str]
+) -> None:
+    """Bonus tiles chosen by clicking the supply's tiles: ``bonus_<colour>``
+    counts in the query, each click one more or one fewer (§5)."""
     supply, owed, wild = engine.supply, engine.bonus_owed, engine.wild
     board["prompt"] = ngettext(
         "Choose %(n)s bonus tile from the supply.",
         "Choose %(n)s bonus tiles from the supply.",
         owed,
     ) % {"n": owed}
+    chosen = _query_counts(query, "bonus") or [0] * len(COLOURS)
+    chosen = [min(n, supply[c]) for c, n in enumerate(chosen)]
+    if sum(chosen) > owed:  # a hand-made query: start again
+        chosen = [0] * len(COLOURS)
+    count = sum(chosen)
+    names = [COLOURS[c] for c, n in enumerate(chosen) for _n in range(n)]
     board["bonus"] = {
         "owed": owed,
-        "colours": [
-            {
-                "colour": name,
-                "label": colour_label(name),
-                "available": supply[colour],
-                "max": min(supply[colour], owed),
-                "tile": tile(colour, colour == wild),
-                "wild": colour == wild,
-            }
-            for colour, name in enumerate(COLOURS)
-            if supply[colour]
-        ],
+        "chosen_count": count,
+        "ready": count == owed,
+        "chosen_text": ngettext(
+            "Chosen: %(tiles)s (%(count)s of %(owed)s tile)",
+            "Chosen: %(tiles)s (%(count)s of %(owed)s tiles)",
+            owed,
+        )
+        % {"tiles": list_colours(names), "count": count, "owed": owed},
+        "colours": _steppers("bonus", chosen, supply, most=owed, wild=wild, base={}),
     }
 
 
@@ -497,10 +568,14 @@ def _place_decision(
     for space in me["spaces"]:
         space["choice"] = space["value"] in legal_spaces
     me["placing"] = bool(legal_spaces)
+    board["prompt"] = (
+        _("Choose a space to place a tile on, or pass.")
+        if legal_spaces
+        else _("No tile of your hand can be placed: pass.")
+    )
     star_text, number_text = _parse_choice(query.get("space"), STARS)
     chosen = f"{star_text}-{number_text}"
     if chosen not in legal_spaces:
-        board["prompt"] = _("Choose a space to place a tile on, or pass.")
         return
     star_index, number = STARS.index(star_text), int(number_text)
     options = sorted(
@@ -535,38 +610,41 @@ def _place_decision(
 def _pass_decision(
     board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
 ) -> None:
+    """Passing, its cost shown at once: the tiles to keep are chosen by clicking
+    the hand's tiles (``pass=1`` with ``keep_<colour>`` counts), and every choice
+    redraws what the pass costs (§5; in round 6 nothing is kept, §7)."""
     hand = engine.hands[seat]
     last_round = engine.round == ROUNDS
-    passing: dict[str, Any] = {
+    asked = query.get("pass") == "1" and not last_round
+    keep = _query_counts(query, "keep") if asked else [0] * len(COLOURS)
+    error = ""
+    if keep is None:
+        error = _("Choose how many tiles of each colour to keep.")
+        keep = [0] * len(COLOURS)
+    preview, refusal = _pass_preview(engine, seat, keep)
+    shown = [min(n, hand[c]) for c, n in enumerate(keep)]
+    board["passing"] = {
         "last_round": last_round,
         "hand_count": sum(hand),
         "max_keep": 0 if last_round else MAX_KEEP,
-        "colours": [
-            {
-                "colour": name,
-                "label": colour_label(name),
-                "have": hand[colour],
-                "max": min(hand[colour], MAX_KEEP),
-                "tile": tile(colour, colour == engine.wild),
-                "value": 0,
-            }
-            for colour, name in enumerate(COLOURS)
-            if hand[colour]
-        ],
-        "preview": None,
-        "error": "",
+        # shown opened when asked, and when passing is all there is to do
+        "open": asked
+        or last_round
+        or not board["position"]["players"][seat]["placing"],
+        "keep": [{"colour": name, "value": keep[c]} for c, name in enumerate(COLOURS)],
+        "colours": []
+        if last_round
+        else _steppers(
+            "keep",
+            shown,
+            hand,
+            most=MAX_KEEP,
+            wild=engine.wild,
+            base={"pass": "1"},
+        ),
+        "preview": preview,
+        "error": error or refusal,
     }
-    board["passing"] = passing
-    asked = query.get("pass") == "1" and not last_round
-    if not (asked or last_round or not sum(hand)):
-        return
-    keep = _keep_counts(query) if asked else [0] * len(COLOURS)
-    if keep is None:
-        passing["error"] = _("Choose how many tiles of each colour to keep.")
-        return
-    for item in passing["colours"]:
-        item["value"] = keep[COLOURS.index(item["colour"])]
-    passing["preview"], passing["error"] = _pass_preview(engine, seat, keep)
 
 
 def live_context(
@@ -580,8 +658,12 @@ def live_context(
     """The position plus the viewer's decision, chosen through ``query`` (GET).
 
     ``take=<source>:<colour>`` selects a take to confirm; ``space=<star>-<n>`` a
-    space to pay for; ``pass=1`` with ``keep_<colour>`` counts previews a pass.
-    ``prompt`` is what the status line asks of the player, or "".
+    space to pay for; ``bonus_<colour>`` counts the bonus tiles chosen so far;
+    ``pass=1`` with ``keep_<colour>`` counts the tiles to keep (a pass's cost is
+    always shown, for the tiles chosen). ``prompt`` is what the status line asks
+    of the player, or "". ``panel`` is what the decision panel beside the board
+    holds: ``"decision"``, ``"idle"`` (a seated player with nothing to decide:
+    its place is kept) or None (a spectator, or the game is over).
     """
     position = position_context(engine, names)
     position["viewer_seat"] = viewer_seat
@@ -602,6 +684,7 @@ def live_context(
         "place": None,
         "bonus": None,
         "passing": None,
+        "panel": "idle" if viewer_seat is not None and active else None,
     }
     if not my_turn:
         return board
@@ -609,8 +692,10 @@ def live_context(
     if engine.phase == "take":
         _take_decision(board, engine, viewer_seat, query)
     elif engine.phase == "bonus":
-        _bonus_decision(board, engine)
+        _bonus_decision(board, engine, query)
     elif engine.phase == "place":
         _place_decision(board, engine, viewer_seat, query)
         _pass_decision(board, engine, viewer_seat, query)
+    if board["take"] or board["bonus"] or board["place"] or board["passing"]:
+        board["panel"] = "decision"
     return board

@@ -187,10 +187,12 @@ def test_the_take_preview_is_what_the_take_brings():
         (i, f) for i, f in enumerate(engine.factories) if f[wild] and sum(f) > f[wild]
     )
     colour = next(c for c in range(6) if tiles[c] and c != wild)
-    assert _live(engine)["prompt"] == "Choose a colour in a factory or the centre."
+    prompt = "Choose a colour in a factory or the centre."
+    assert _live(engine)["prompt"] == prompt
     board = _live(engine, {"take": f"{number}:{COLOURS[colour]}"})
     take = board["take"]
-    assert board["prompt"] == ""
+    # the status line says the same once a take is chosen: it keeps its height
+    assert board["prompt"] == prompt
     brought = Counter(t["colour"] for t in take["tiles"])
     assert brought == Counter({COLOURS[colour]: tiles[colour], COLOURS[wild]: 1})
     rest = sum(tiles) - tiles[colour] - 1
@@ -246,8 +248,11 @@ def test_the_pass_preview_is_what_passing_costs():
         f"You discard {discarded} tiles and lose {lost} points "
         f"(score {score} → {score - lost})."
     )
-    kept = {c["colour"]: c["value"] for c in passing["colours"]}
+    kept = {c["colour"]: c["chosen"] for c in passing["colours"]}
     assert kept == {COLOURS[c]: keep.count(c) for c in range(6) if hand[c]}
+    assert {c["colour"]: c["value"] for c in passing["keep"] if c["value"]} == {
+        COLOURS[c]: keep.count(c) for c in set(keep)
+    }
 
 
 def test_a_pass_the_engine_refuses_says_why_and_offers_no_pass():

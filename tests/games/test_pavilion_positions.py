@@ -64,7 +64,8 @@ def engine_zones(engine: PavilionGame) -> dict[str, Counter[str]]:
 
 
 def preview_query(move: Any) -> dict[str, str]:
-    """The board's GET that shows ``move`` before it is made (take, space, pass)."""
+    """The board's GET that shows ``move`` before it is made (take, space, bonus,
+    pass)."""
     if isinstance(move, Take):
         source = "center" if move.source == CENTER else str(move.source)
         return {"take": f"{source}:{COLOURS[move.colour]}"}
@@ -74,7 +75,8 @@ def preview_query(move: Any) -> dict[str, str]:
         kept = Counter(COLOURS[c] for c in move.keep)
         return {"pass": "1", **{f"keep_{c}": str(n) for c, n in kept.items()}}
     assert isinstance(move, Bonus)
-    return {}
+    chosen = Counter(COLOURS[c] for c in move.tiles)
+    return {f"bonus_{c}": str(n) for c, n in chosen.items()}
 
 
 @pytest.mark.parametrize(

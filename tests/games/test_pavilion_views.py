@@ -6,6 +6,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from django.urls import reverse
 
 from games import selectors, services
 from games.engine import record
-from games.engine.pavilion import Bonus, Place, Take
+from games.engine.pavilion import Bonus, Pass, Place, Take
 from games.engine.pavilion_board import COLOURS, STARS
 from games.models import Game, Move
 
@@ -100,7 +101,7 @@ def test_a_whole_game_is_played_through_the_views(
                 assert 'name="take"' in page
             elif isinstance(move, Place):
                 assert 'name="space"' in page
-                assert "Show what passing costs" in page or "Pass now" in page
+                assert 'class="pv-cost"' in page and "Pass now" in page
             elif isinstance(move, Bonus):
                 assert 'name="kind" value="bonus"' in page
         data = pavilion_post_data(move, game.ply)
@@ -595,6 +596,109 @@ def test_keeping_five_tiles_is_refused(client_for, players, start_game, seeded):
     page = client.get(reverse("games:detail", args=[game.pk]), query).text
     assert "You may keep at most 4 tiles." in page
     assert "Pass now" not in page
+
+
+# ------------------------------------------------- tiles chosen by clicking
+
+STEP = re.compile(
+    r'<a id="pv-(?:bonus|keep)-(add|remove)-([a-z]+)" class="pv-step[^"]*" '
+    r'href="([^"]+)"'
+)
+
+
+def _steps(page: str) -> dict[tuple[str, str], str]:
+    """The stepper links of a page: (add/remove, colour) → where they lead."""
+    return {(m[1], m[2]): unescape(m[3]) for m in STEP.finditer(page)}
+
+
+def _hidden_counts(page: str, prefix: str) -> dict[str, int]:
+    found = re.findall(
+        rf'<input type="hidden" name="({prefix}_[a-z]+)" value="(\d+)">', page
+    )
+    return {name: int(value) for name, value in found}
+
+
+def _pass_cost(page: str) -> str:
+    return unescape(page.split('class="pv-cost">', 1)[1].split("</span>", 1)[0])
+
+
+def test_bonus_tiles_are_chosen_by_clicking_tiles_without_a_script(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(2)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(game, lambda e: e.phase == "bonus", rng)
+    seat, owed, supply = engine.to_move(), engine.bonus_owed, list(engine.supply)
+    client = client_for(_mover(game))
+    page = client.get(reverse("games:detail", args=[game.pk])).text
+    assert 'type="number"' not in page
+    assert re.search(r'class="dest legal pv-primary" disabled>Take the bonus', page)
+    wanted: list[int] = []
+    for colour in reversed(range(6)):
+        while supply[colour] > wanted.count(colour) and len(wanted) < owed:
+            wanted.append(colour)
+    for index, colour in enumerate(wanted):
+        page = client.get(_steps(page)[("add", COLOURS[colour])]).text
+        chosen = wanted[: index + 1].count(colour)
+        link = page.split(f'id="pv-bonus-add-{COLOURS[colour]}"', 1)[1]
+        assert f"{chosen} of {supply[colour]}</span>" in link.split("</li>", 1)[0]
+    # all owed tiles chosen: no tile takes one more, the button plays them
+    assert not [key for key in _steps(page) if key[0] == "add"]
+    assert 'class="dest legal pv-primary">Take the bonus tiles' in page
+    data = {"expected_ply": game.ply, "kind": "bonus"}
+    data.update(_hidden_counts(page, "bonus"))
+    assert _post(client, game, data).status_code == 302
+    engine = _engine(game)
+    entry = next(e for e in reversed(engine.log) if e["type"] == "bonus")
+    assert entry["seat"] == seat
+    assert Counter(entry["tiles"]) == Counter(COLOURS[c] for c in wanted)
+
+
+def test_each_tile_kept_redraws_the_cost_of_the_pass_without_a_script(
+    client_for, players, start_game, seeded
+):
+    rng = seeded(6)
+    game = start_game(players[:2], variant="pavilion")
+    engine = _advance(
+        game,
+        lambda e: e.phase == "place" and e.round < 6 and sum(e.hands[e.to_move()]) >= 6,
+        rng,
+    )
+    seat = engine.to_move()
+    hand, score = engine.hands[seat], engine.scores[seat]
+
+    def cost(keep: list[int]) -> str:
+        probe = engine.copy()
+        probe.play(Pass(seat, tuple(sorted(keep))))
+        entry = probe.log[len(engine.log)]
+        count, lost = len(entry["discarded"]), entry["penalty"]
+        return (
+            f"You discard {count} tile{'s' if count != 1 else ''} and lose {lost} "
+            f"points (score {score} → {score - lost})."
+        )
+
+    client = client_for(_mover(game))
+    page = client.get(reverse("games:detail", args=[game.pk])).text
+    assert "Show what passing costs" not in page and 'type="number"' not in page
+    assert _pass_cost(page) == cost([])  # shown before any choice
+    kept: list[int] = []
+    for colour in [c for c in range(6) for _n in range(hand[c])][:4]:
+        page = client.get(_steps(page)[("add", COLOURS[colour])]).text
+        kept.append(colour)
+        assert _pass_cost(page) == cost(kept)
+        assert _hidden_counts(page, "keep") == {
+            f"keep_{name}": kept.count(c) for c, name in enumerate(COLOURS)
+        }
+    # four kept: no tile keeps one more; − keeps one fewer
+    assert not [key for key in _steps(page) if key[0] == "add"]
+    page = client.get(_steps(page)[("remove", COLOURS[kept[-1]])]).text
+    kept.pop()
+    assert _pass_cost(page) == cost(kept)
+    data = {"expected_ply": game.ply, "kind": "pass"}
+    data.update(_hidden_counts(page, "keep"))
+    assert _post(client, game, data).status_code == 302
+    entry = next(e for e in reversed(_engine(game).log) if e["type"] == "pass")
+    assert entry["seat"] == seat and entry["kept"] == [COLOURS[c] for c in sorted(kept)]
 
 
 def test_wrong_player_stale_page_and_forged_form_change_nothing(
