@@ -188,9 +188,16 @@ def test_phone_board_fits_and_every_tap_target_is_44px(
 ) -> None:
     game, username = _game_to_move(family, make_user)
     page = _board_page(browser, live_url, game, username, PHONE)
-    for step in ("the board", "a group chosen"):
+    steps = ["the board", "a group chosen"]
+    if family == "classic":
+        steps.append("a take previewed")
+    for step in steps:
         if step == "a group chosen":
             _choose_first_group(page, family)
+        elif step == "a take previewed":
+            # the player's own pattern line is the target; Confirm and Undo show
+            page.locator("#board .line-target:enabled").first.click()
+            expect(page.locator("#board form.confirm-move")).to_be_visible()
         width = page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= PHONE["width"], f"{step}: the page scrolls sideways ({width})"
         targets = page.evaluate(TAP_TARGETS)
