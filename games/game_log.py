@@ -2,8 +2,8 @@
 
 The family words each event (``family.describe_log``); the site adds a line
 where a player resigned or forfeited on time, after the lines of the events
-played before they left, and one after each decision it played as a player's
-only legal one.
+played before they left, and says so at the end of the line of each decision
+it played as a player's only legal one.
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ def game_log(
     names: Sequence[str],
     since_ply: int | None = None,
 ) -> GameLog:
-    """The log in words, with a line where each player left the game and one
-    after each decision the site played as a player's only legal one
-    (``Game.state``'s ``forced`` plies); and the lines for the events after
+    """The log in words, with a line where each player left the game and a note
+    at the end of the line of each decision the site played as a player's only
+    legal one (``Game.state``'s ``forced`` plies); and the lines for the events after
     ``since_ply``: what happened since a player's decision there. What the
     engine did at once with that decision (a wall tiling, the round's end)
     belongs to it. One replay finds where each note goes."""
@@ -66,17 +66,19 @@ def game_log(
     if since_end is not None and since_end < len(events):
         ends.add(since_end)
     sizes = _log_sizes(game, engine, events, ends)
+    forced_text = _("(%(player)s had no other legal move: the site played it.)")
+    # At the end of the forced decision's own line (its first entry).
+    for ply in forced:
+        note = forced_text % {"player": names[events[ply]["seat"]]}
+        at = sizes[ply]
+        if at < len(lines) and lines[at]:
+            lines[at] = f"{lines[at]} {note}"
     since = (
         [line for line in lines[sizes[since_end] :] if line]
         if since_end is not None and since_end in sizes
         else []
     )
-    forced_text = _("(%(player)s had no other legal move: the site played it.)")
-    # After the forced decision's own line.
-    notes = [
-        (sizes[ply] + 1, forced_text % {"player": names[events[ply]["seat"]]})
-        for ply in forced
-    ]
+    notes = []
     if left:
         last_forfeit = max(int(seat.forfeited_ply or 0) for seat in left)
         for seat in left:
