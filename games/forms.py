@@ -68,6 +68,19 @@ def board_query(query: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def computer_choices(*, blank: Any) -> list[tuple[str, Any]]:
+    """The computer levels as a seat's choices ("Computer — strong"), after a
+    ``blank`` choice (a person) when one is given."""
+    choices: list[tuple[str, Any]] = [] if blank is None else [("", blank)]
+    for level, label in User.ComputerLevel.choices:
+        choices.append((level, _("Computer — %(level)s") % {"level": label}))
+    return choices
+
+
+COMPUTER_SEATS = (1, 2, 3)
+"""The seats a creator can give a computer (seat 0 is the creator's)."""
+
+
 class GameCreateForm(forms.Form):
     # Classic only until the Summer Pavilion game page exists (pavilion-web).
     variant = forms.ChoiceField(
@@ -99,6 +112,22 @@ class GameCreateForm(forms.Form):
     def __init__(self, *args: Any, creator: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+        for number in COMPUTER_SEATS:
+            self.fields[f"seat_{number}"] = forms.ChoiceField(
+                label=_("Seat %(n)s") % {"n": number + 1},
+                choices=computer_choices(blank=_("A person (invited or open)")),
+                required=False,
+            )
+
+    def computers(self) -> dict[int, str]:
+        """The seats given to computers, by number, and their levels (after
+        ``is_valid()``)."""
+        players = self.cleaned_data.get("players") or 0
+        return {
+            number: level
+            for number in COMPUTER_SEATS
+            if number < players and (level := self.cleaned_data.get(f"seat_{number}"))
+        }
 
     def clean_invite(self) -> list[User]:
         names = [n for n in re.split(r"[\s,]+", self.cleaned_data["invite"]) if n]
@@ -117,11 +146,30 @@ class GameCreateForm(forms.Form):
         data = super().clean() or {}
         invitees = data.get("invite") or []
         players = data.get("players")
-        if players and len(invitees) > players - 1:
+        if not players:
+            return data
+        computers = self.computers()
+        if len(set(computers.values())) < len(computers):
+            raise forms.ValidationError(
+                _("Each computer level can take only one seat in a game.")
+            )
+        if len(invitees) > players - 1 - len(computers):
             raise forms.ValidationError(
                 _("You invited more players than there are free seats.")
             )
         return data
+
+
+class PlayComputerForm(forms.Form):
+    """The home page's "Play the computer now": a two-player game, started."""
+
+    level = forms.ChoiceField(
+        label=_("Opponent"),
+        choices=computer_choices(blank=None),
+        initial=User.ComputerLevel.MEDIUM,
+    )
+    variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
+    rated = forms.BooleanField(label=_("Rated"), required=False)
 
 
 FAMILY_FILTER_SUFFIX = "-all"

@@ -158,8 +158,13 @@ def _family_or_404(family: str) -> str:
 def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
     family = _family_or_404(family)
     page = page_number(request.GET)
+    computers = bool(
+        query_int(request.GET, "computers", default=0, min_value=0, max_value=1)
+    )
     rows, has_next = _page(
-        selectors.leaderboard(family=family), page, LEADERBOARD_PAGE_SIZE
+        selectors.leaderboard(family=family, computers=computers),
+        page,
+        LEADERBOARD_PAGE_SIZE,
     )
     first_rank = (page - 1) * LEADERBOARD_PAGE_SIZE + 1
     return render(
@@ -172,6 +177,7 @@ def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
             "rows": [(first_rank + i, stats) for i, stats in enumerate(rows)],
             "page": page,
             "has_next": has_next,
+            "computers": computers,
             "min_games": PROVISIONAL_GAMES,
             "days": selectors.LEADERBOARD_DAYS,
         },

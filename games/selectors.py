@@ -305,10 +305,11 @@ LEADERBOARD_DAYS = 90
 """A player must have finished a rated game this recently to be listed."""
 
 
-def leaderboard(*, family: str) -> QuerySet[PlayerStats]:
+def leaderboard(*, family: str, computers: bool = False) -> QuerySet[PlayerStats]:
     """Eligible players of ``family`` by rating, best first: settled ratings only
     (at least ``PROVISIONAL_GAMES`` rated games, ``ratings.rating_provisional``),
-    the last within 90 days.
+    the last within 90 days. People only, or with ``computers`` the computer
+    players only (their own list: issue #16).
 
     Sorted by μ, the number the table shows (``ratings.rating_points``), so the
     rating column reads in order.
@@ -319,6 +320,9 @@ def leaderboard(*, family: str) -> QuerySet[PlayerStats]:
             family=family,
             rated_games__gte=PROVISIONAL_GAMES,
             last_rated_at__gte=recent,
+        )
+        .filter(
+            ~Q(user__computer_level="") if computers else Q(user__computer_level="")
         )
         .select_related("user")
         .order_by("-mu", "id")

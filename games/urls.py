@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("games/your-move/", views.turn_badge, name="turn_badge"),
     path("games/new/", views.game_new, name="new"),
+    path("games/play-computer/", views.game_play_computer, name="play_computer"),
     path("games/<game_id:pk>/", views.game_detail, name="detail"),
     path("games/<game_id:pk>/move/", views.game_move, name="move"),
     path("games/<game_id:pk>/join/", views.game_join, name="join"),

@@ -25,11 +25,14 @@ from games.engine.common import Game as EngineGame
 
 from . import selectors, services
 from .families import family_for
-from .forms import GameCreateForm, board_query
+from .forms import GameCreateForm, PlayComputerForm, board_query
 from .forms import game_id as query_game_id
 from .game_log import game_log
 from .models import Game, Seat
 from .requests import HtmxHttpRequest, SignedInHttpRequest
+
+DEFAULT_DAYS_PER_MOVE = 3
+"""The clock of a game against the computer (the player's turns only)."""
 
 
 def _game_or_404(pk: int) -> Game:
@@ -53,7 +56,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "open_games": selectors.game_list_open(
             user=request.user if request.user.is_authenticated else None
-        )
+        ),
+        "play_computer": PlayComputerForm(),
     }
     if request.user.is_authenticated:
         user = request.user
@@ -81,6 +85,7 @@ def game_new(request: SignedInHttpRequest) -> HttpResponse:
                 days_per_move=data["days_per_move"],
                 rated=data["rated"],
                 invitees=data["invite"],
+                computers=form.computers(),
             )
         except services.GameActionError as error:
             form.add_error(None, error.message)
@@ -88,6 +93,27 @@ def game_new(request: SignedInHttpRequest) -> HttpResponse:
             messages.success(request, _("Game created."))
             return redirect("games:detail", pk=game.pk)
     return render(request, "games/game_new.html", {"form": form})
+
+
+@login_required
+@require_POST
+def game_play_computer(request: SignedInHttpRequest) -> HttpResponse:
+    """ "Play the computer now": a two-player game against the chosen level,
+    started at once (the creator's seat 0, the computer's seat 1)."""
+    form = PlayComputerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose an opponent and a variant."))
+        return redirect("games:home")
+    data = form.cleaned_data
+    game = services.game_create(
+        creator=request.user,
+        variant=data["variant"],
+        players=2,
+        days_per_move=DEFAULT_DAYS_PER_MOVE,
+        rated=data["rated"],
+        computers={1: data["level"]},
+    )
+    return redirect("games:detail", pk=game.pk)
 
 
 def _board_response(
