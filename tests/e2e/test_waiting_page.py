@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from playwright.sync_api import Browser, Page, expect
 
 from games import services
-from tests.e2e.test_live_board import PASSWORD, log_in
+from tests.e2e.test_live_board import PASSWORD, confirm_move, log_in
 
 
 def _open_game(creator):
@@ -72,6 +72,7 @@ def test_the_waiting_page_fills_its_seats_and_turns_into_the_game(
     )
     mover.locator("button.group").first.click()
     mover.locator("button.dest.legal").first.click()
+    confirm_move(mover)
     page.wait_for_function(
         "ply => Number(document.querySelector('#board').dataset.ply) > ply", arg=ply
     )
