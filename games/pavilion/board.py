@@ -500,6 +500,7 @@ def _take_decision(
     board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
 ) -> None:
     position = board["position"]
+    board["taking"] = True
     takes = {
         (m.source, m.colour): m for m in engine.legal_moves() if isinstance(m, Take)
     }
@@ -681,6 +682,7 @@ def live_context(
         "to_move_name": position["to_move_name"],
         "prompt": "",
         "take": None,
+        "taking": False,
         "place": None,
         "bonus": None,
         "passing": None,

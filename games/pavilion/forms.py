@@ -1,6 +1,8 @@
 """The Summer Pavilion move form: one decision as posted by the board (JS or not).
 
-``kind`` says which: ``take`` (``source``, ``colour``), ``place`` (``space`` as
+``kind`` says which: ``take`` (``source``, ``colour``, or ``take`` as
+``<source>:<colour>``: a tile group's own button, for a player who takes with
+one click), ``place`` (``space`` as
 ``<star>-<n>``, ``payment`` as ``<colour>:<wilds>``), ``bonus`` (``bonus_<colour>``
 counts) or ``pass`` (``keep_<colour>`` counts). The form checks shape and the plain
 limits a player should hear about first (at most 4 tiles kept); the engine decides
@@ -27,6 +29,7 @@ class PavilionMoveForm(forms.Form):
         choices=[(k, k) for k in ("take", "place", "bonus", "pass")]
     )
     source = forms.RegexField(regex=r"^(center|\d{1,2})$", required=False)
+    take = forms.RegexField(regex=rf"^(center|\d{{1,2}}):({_COLOURS})$", required=False)
     colour = forms.ChoiceField(choices=[(c, c) for c in COLOURS], required=False)
     space = forms.RegexField(regex=rf"^({_STARS})-[1-6]$", required=False)
     payment = forms.RegexField(regex=rf"^({_COLOURS}):[0-5]$", required=False)
@@ -50,6 +53,8 @@ class PavilionMoveForm(forms.Form):
         if self.errors:
             return data
         kind = data["kind"]
+        if kind == "take" and data.get("take") and not data.get("source"):
+            data["source"], data["colour"] = data["take"].split(":")
         if kind == "take" and (not data.get("source") or not data.get("colour")):
             raise forms.ValidationError(_("Choose tiles first."))
         if kind == "place" and not (data.get("space") and data.get("payment")):

@@ -5,6 +5,7 @@ a player who turns confirmation off in Settings plays with one click."""
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -48,7 +49,7 @@ def test_a_take_is_shown_in_place_then_undone_then_confirmed(live_url: str, move
     expected = classic_zones(engine.preview(take))
     assert zones(_board(page)) == expected
     placed, _from = last_move(_board(page))
-    assert set(placed) == {line}
+    assert line in placed and set(placed) <= {line, f"floor-{seat}"}  # + overflow
     assert Move.objects.filter(game=game).count() == game.ply  # nothing sent
     # Undo: the position as it is, the same tiles still chosen
     panel.get_by_role("link", name="Undo").click()
@@ -97,3 +98,48 @@ def test_with_confirmation_turned_off_one_click_plays(live_url: str, mover_page)
     after = _played(page, game.pk, game.ply)
     assert after.history[-1] == take
     expect(page.locator("#board form.confirm-move")).to_have_count(0)
+
+
+def test_summer_pavilion_takes_with_one_click_when_confirmation_is_off(
+    browser: Browser, live_url: str, make_user
+):
+    from games import services
+
+    ana = make_user("ana", PASSWORD, confirm_moves=False)
+    binh = make_user("binh", PASSWORD, confirm_moves=False)
+
+    def start():
+        game = services.game_create(
+            creator=ana,
+            variant="pavilion",
+            players=2,
+            days_per_move=3,
+            rated=False,
+            invitees=[binh],
+        )
+        services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
+        game.refresh_from_db()
+        return game
+
+    with ThreadPoolExecutor(1) as pool:  # the services ring beside Playwright's loop
+        game = pool.submit(start).result()
+    mover = {0: ana, 1: binh}[game.seat_to_move]
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10_000)
+    log_in(page, live_url, mover.username)
+    page.goto(f"{live_url}/games/{game.pk}/")
+    group = page.locator("#board button[name=take]").first
+    value = group.get_attribute("value") or ""
+    events_before = len(_engine(game.pk).events())
+    group.click()
+    after = _played(page, game.pk, game.ply)
+    source, colour = value.split(":")
+    played = after.events()[events_before]
+    assert played["seat"] == mover_seat(game, mover)
+    assert (str(played["from"]), played["colour"]) == (source, colour)
+    expect(page.get_by_role("button", name="Take these tiles")).to_have_count(0)
+    page.context.close()
+
+
+def mover_seat(game, user) -> int:
+    return next(s.number for s in game.seats.all() if s.user_id == user.pk)

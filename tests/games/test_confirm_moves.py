@@ -259,3 +259,51 @@ def test_the_engine_preview_leaves_the_game_alone_and_refuses_an_illegal_take(
     other = 1 - take.seat
     with pytest.raises(EngineError):
         engine.preview(Take(other, take.source, take.colour, take.line))
+
+
+def _pavilion_group_form(html: str) -> str:
+    """The opening tag of the form around the Summer Pavilion position."""
+    match = re.search(r'<form[^>]*class="pv-choose"[^>]*>', html)
+    assert match is not None
+    return match.group(0)
+
+
+def test_summer_pavilion_takes_are_previewed_unless_confirmation_is_off(
+    players, start_game, client_for
+):
+    from games.engine.pavilion_board import COLOURS as PAVILION_COLOURS
+
+    game = start_game(players[:2], variant="pavilion")
+    mover = _mover(game)
+    client = client_for(mover)
+    url = reverse("games:detail", args=[game.pk])
+    # confirming (the default): a tile group asks for the take's panel (GET)
+    form = _pavilion_group_form(client.get(url, **HTMX).content.decode())
+    assert 'method="get"' in form
+    # confirmation off: the group's own button posts the take
+    mover.confirm_moves = False
+    mover.save(update_fields=["confirm_moves"])
+    html = client.get(url, **HTMX).content.decode()
+    form = _pavilion_group_form(html)
+    assert 'method="post"' in form
+    assert f'action="{reverse("games:move", args=[game.pk])}"' in form
+    engine = selectors.game_engine(game)
+    take = engine.legal_moves()[0]
+    value = f"{_value(take.source)}:{PAVILION_COLOURS[take.colour]}"
+    assert f'name="take" value="{value}"' in html
+    fields = dict(
+        re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', html)
+    )
+    response = client.post(
+        reverse("games:move", args=[game.pk]),
+        {
+            "csrfmiddlewaretoken": fields.get("csrfmiddlewaretoken", ""),
+            "expected_ply": fields["expected_ply"],
+            "kind": "take",
+            "take": value,
+        },
+        **HTMX,
+    )
+    assert 'role="alert"' not in response.content.decode()
+    played = selectors.game_engine(selectors.game_get(game_id=game.pk))
+    assert played.events()[len(engine.events())] == take.to_event()
