@@ -207,6 +207,15 @@ def deadline_worker(env: dict[str, str], interval: float) -> Iterator[Child]:
         yield child
 
 
+@contextmanager
+def task_worker(env: dict[str, str]) -> Iterator[Child]:
+    """A task worker of ``deploy/supervisord.conf`` (``manage.py db_worker``),
+    polling the queue every 0.1 s; the test waits for what it does."""
+    command = deploy_command("azul-tasks") + ["--interval", "0.1"]
+    with _child(command, env) as child:
+        yield child
+
+
 def errors_in(log: str) -> list[str]:
     """Lines of a child's stderr that report an error (a consumer's included)."""
     words = ("Traceback", "Error", "Exception", "exception")
