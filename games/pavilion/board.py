@@ -199,14 +199,54 @@ def _groups(
     ]
 
 
+def last_decision(engine: PavilionGame) -> dict[str, Any] | None:
+    """The latest take or placement while the board still shows it: the log's
+    last entry, if it is one (after it, another decision or the round's flow
+    has moved on)."""
+    entry = engine.log[-1] if engine.log else None
+    if entry is not None and entry["type"] in ("take", "place"):
+        return entry
+    return None
+
+
+def _marked(shown: dict[str, Any]) -> dict[str, Any]:
+    """A tile drawn with the last-move mark (``data-last-move``)."""
+    return {**shown, "last": True}
+
+
+def _hand(
+    engine: PavilionGame,
+    seat: int,
+    table: Sequence[dict[str, Any]],
+    last: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """The seat's hand by colour; the tiles the last take brought marked."""
+    hand = engine.hands[seat]
+    new = [0] * len(COLOURS)
+    if last is not None and last["type"] == "take" and last["seat"] == seat:
+        new[COLOURS.index(last["colour"])] += last["tiles"]
+        new[engine.wild] += last["wild"]
+    tiles = []
+    for colour, count in enumerate(hand):
+        old = count - min(new[colour], count)
+        tiles += [table[colour]] * old + [_marked(table[colour])] * (count - old)
+    return tiles
+
+
 def _player(
     engine: PavilionGame,
     seat: int,
     name: str,
     plain: Sequence[dict[str, Any]],
     table: Sequence[dict[str, Any]],
+    last: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     board = engine.boards[seat]
+    placed = (
+        f"{last['star']}-{last['space']}"
+        if last is not None and last["type"] == "place" and last["seat"] == seat
+        else None
+    )
     # A board names 42 spaces: their phrases are asked of gettext once here.
     space_text = _("%(star)s, space %(number)s, cost %(cost)s, %(state)s")
     empty = _("empty")
@@ -223,7 +263,13 @@ def _player(
                     "star": star,
                     "number": number,
                     "cost": cost,
-                    "tile": plain[colour] if colour >= 0 else None,
+                    "tile": (
+                        None
+                        if colour < 0
+                        else _marked(plain[colour])
+                        if placed == f"{star}-{number}"
+                        else plain[colour]
+                    ),
                     "label": space_text
                     % {
                         "star": star_names[star_index],
@@ -270,7 +316,7 @@ def _player(
         "passed": engine.passed[seat] and engine.phase in ("place", "bonus", "supply"),
         "token": engine.token_holder == seat,
         "to_move": engine.to_move() == seat,
-        "hand": _tile_list(hand, table),
+        "hand": _hand(engine, seat, table, last),
         "hand_count": sum(hand),
         "corners": corners,
         "corner_count": len(kept),
@@ -296,6 +342,8 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
         "over": _("The game is over"),
     }
     to_move = engine.to_move()
+    last = last_decision(engine)
+    taken_from = last["from"] if last is not None and last["type"] == "take" else None
     return {
         "variant": engine.variant,
         "grey": engine.grey,
@@ -314,10 +362,12 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
                 "number": index + 1,
                 "label": _("Factory %(number)s") % {"number": index + 1},
                 "groups": _groups(tiles, wild, index, table),
+                "last": taken_from == index,
             }
             for index, tiles in enumerate(engine.factories)
         ],
         "centre_groups": _groups(engine.centre, wild, CENTER, table),
+        "centre_last": taken_from == "center",
         "centre_token": engine.token_holder is None and phase == "take",
         "supply": _tile_list(engine.supply, table),
         "supply_count": sum(engine.supply),
@@ -326,7 +376,8 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
         "tower": _counted(engine.tower),
         "tower_total": sum(engine.tower),
         "players": [
-            _player(engine, seat, name, plain, table) for seat, name in enumerate(names)
+            _player(engine, seat, name, plain, table, last)
+            for seat, name in enumerate(names)
         ],
     }
 

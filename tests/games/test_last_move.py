@@ -14,6 +14,7 @@ from django.urls import reverse
 from games import selectors, services
 from games.engine.classic import COLOURS, FLOOR
 from games.engine.common import CENTER
+from games.engine.pavilion_board import COLOURS as PAVILION_COLOURS
 
 from .helpers import decide_every_move, move_event
 from .marks import last_move
@@ -107,3 +108,38 @@ def test_since_your_last_move_lists_every_move_made_since(
     assert checks >= 20
     # a visitor who is not seated has no such list
     assert _items(_board(client_for(players[3]), game), "since") == []
+
+
+def test_summer_pavilion_marks_the_last_take_and_placement(
+    players, start_game, client_for
+):
+    rng = random.Random(9)
+    game = start_game(players[:2], variant="pavilion")
+    watcher = client_for(players[1])
+    seen = Counter()
+    for _ in range(60):  # the taking phase and into the placing
+        _play(game, rng)
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        if engine.is_over():
+            break
+        placed, taken_from = last_move(_board(watcher, game))
+        entry = engine.log[-1]
+        if entry["type"] == "take":
+            seen["take"] += 1
+            seat, wild = entry["seat"], engine.wild
+            brought = Counter({entry["colour"]: entry["tiles"]})
+            brought[PAVILION_COLOURS[wild]] += entry["wild"]
+            # the tiles it brought, in the taker's hand; where they came from
+            assert placed == {f"hand-{seat}": +brought}
+            source = entry["from"]
+            assert taken_from == [
+                "centre" if source == "center" else f"factory-{source}"
+            ]
+        elif entry["type"] == "place":
+            seen["place"] += 1
+            assert placed == {f"board-{entry['seat']}": Counter([entry["colour"]])}
+            assert taken_from == []
+        else:  # a bonus, a pass, a deal: nothing on the board shows a move
+            assert (placed, taken_from) == ({}, [])
+    assert seen["take"] >= 5 and seen["place"] >= 3
