@@ -264,3 +264,48 @@ def test_classic_chosen_legal_last_move_and_focus_stand_out(
     expect(legal.first).to_be_visible()
     assert legal.first.evaluate("l => getComputedStyle(l).outlineStyle") == "solid"
     page.context.close()
+
+
+def test_phone_summer_pavilion_spaces_to_place_on_are_44px(
+    browser: Browser, live_url: str, make_user: Any, quiet_doorbells: None
+) -> None:
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+    game = services.game_create(
+        creator=ana,
+        variant="pavilion",
+        players=2,
+        days_per_move=3,
+        rated=False,
+        invitees=[binh],
+    )
+    services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
+    rng = random.Random(21)
+    while True:  # into the placing phase, a player with a space to place on
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        moves = engine.legal_moves()
+        if engine.phase == "place" and any(hasattr(m, "star") for m in moves):
+            break
+        services.game_play_move(
+            game_id=game.pk,
+            user=game.seats.all()[game.seat_to_move].user,
+            move=move_event(rng.choice(moves)),
+            expected_ply=game.ply,
+        )
+    username = game.seats.all()[game.seat_to_move].user.username
+    page = _board_page(browser, live_url, game, username, PHONE)
+    spaces = page.locator("#board button.pv-space")
+    assert spaces.count() >= 1
+    sizes = spaces.evaluate_all(
+        "els => els.map(e => [e.getBoundingClientRect().width,"
+        " e.getBoundingClientRect().height])"
+    )
+    assert all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    # the board scrolls in its own box; the page does not scroll sideways
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"], width
+    # and a space is still a working button: it opens the payment choice
+    spaces.first.scroll_into_view_if_needed()
+    spaces.first.click()
+    expect(page.get_by_role("button", name="Place the tile")).to_be_visible()
+    page.context.close()
