@@ -470,10 +470,10 @@ def game_play_move(
 def game_resign(*, game_id: int, user: User) -> Game:
     """Leave the game: the resigning player ranks last (after everyone still in).
 
-    With two players (or when only one would be left) the game ends now. With three
-    or four the others play on: from now on the site plays the resigner's turns
-    with the easy computer level, as after a forfeit on time, so the
-    table is not spoiled for the others.
+    With two players (or when only one would be left, or only computer players)
+    the game ends now. With three or four the others play on: from now on the
+    site plays the resigner's turns with the easy computer level, as after a
+    forfeit on time, so the table is not spoiled for the others.
     """
     with transaction.atomic():
         game = _locked_game(game_id)
@@ -490,8 +490,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
         seat.left_at = clock.now()
         seat.save(update_fields=["resigned", "forfeited_ply", "left_at"])
         engine = game_engine(game)
-        still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
-        if len(still_playing) <= 1:
+        if _nobody_left_to_play(seats):
             game_finish(
                 game=game, engine=engine, reason=Game.EndReason.RESIGNED, seats=seats
             )
@@ -504,6 +503,14 @@ def game_resign(*, game_id: int, user: User) -> Game:
             )
         game.save()
     return game
+
+
+def _nobody_left_to_play(seats: Sequence[Seat]) -> bool:
+    """Only one player is still in, or no person is: the game ends now (computer
+    players do not play a game out among themselves)."""
+    still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
+    people = [s for s in still_playing if s.user is None or not s.user.computer_level]
+    return len(still_playing) <= 1 or not people
 
 
 def _left_at(seat: Seat, game: Game) -> tuple[int, float] | None:
@@ -554,6 +561,7 @@ def game_finish(
     game.finished_at = clock.now()
     game.seat_to_move = None
     game.turn_deadline = None
+    game.computer_turn_since = None
     ratings_update_for_game(game=game)
 
 
@@ -586,9 +594,8 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
         late.forfeited_at = late.left_at = now
         late.forfeited_ply = game.ply
         late.save(update_fields=["forfeited_at", "forfeited_ply", "left_at"])
-        still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
         engine = game_engine(game)
-        if len(still_playing) <= 1:
+        if _nobody_left_to_play(seats):
             game_finish(
                 game=game, engine=engine, reason=Game.EndReason.TIMEOUT, seats=seats
             )

@@ -261,6 +261,25 @@ def test_a_player_who_resigns_is_played_by_the_easy_level(players, start_game):
         replayed.apply_event(move.event)
 
 
+def test_a_game_ends_when_its_last_person_resigns(make_user):
+    ana = make_user("ana")
+    game = services.game_create(
+        creator=ana,
+        variant="classic",
+        players=3,
+        days_per_move=3,
+        rated=True,
+        computers={1: "easy", 2: "strong"},
+    )
+    services.game_resign(game_id=game.pk, user=ana)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.end_reason == Game.EndReason.RESIGNED
+    assert game.computer_turn_since is None
+    ranks = {s.number: s.rank for s in game.seats.all()}
+    assert ranks[0] == 3 and sorted(ranks.values()) in ([1, 2, 3], [1, 1, 3])
+
+
 # ----------------------------------------------- clocks, e-mails, retries
 
 
