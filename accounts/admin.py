@@ -3,4 +3,12 @@ from django.contrib.auth.admin import UserAdmin
 
 from .models import User
 
-admin.site.register(User, UserAdmin)
+
+class SiteUserAdmin(UserAdmin):
+    """Django's user admin, with the computer players told apart."""
+
+    list_display = (*UserAdmin.list_display, "computer_level")
+    list_filter = (*UserAdmin.list_filter, "computer_level")
+
+
+admin.site.register(User, SiteUserAdmin)
