@@ -51,8 +51,12 @@ def _replayed_before(game, ply):
     ("variant", "seed"), [("classic-grey", 1), ("pavilion", 2), ("pavilion-grey", 3)]
 )
 def test_the_site_plays_only_legal_decisions_for_who_lets_it(
-    players, start_game, client_for, variant, seed
+    players, start_game, client_for, variant, seed, monkeypatch
 ):
+    # Seeded deals and first seat (live games use the OS): the same game every
+    # run, one with forced decisions for both players.
+    deals = random.Random(seed)
+    monkeypatch.setattr(services, "_system_rng", lambda: deals)
     ana, binh = players[:2]
     binh.play_forced = False
     binh.save(update_fields=["play_forced"])

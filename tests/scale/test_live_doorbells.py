@@ -4,9 +4,10 @@ Live Daphne servers on the test database (``servers.py``), a page's socket as a
 browser keeps it, and a game whose deadline is moved into the past by updating its
 row: the deadline job applies the timeout and the page must hear it — from the
 job the server runs itself (``DEADLINE_LOOP_SECONDS``, in-memory layer) and from
-a worker process (Redis layer); how soon is ``bench/ws.py``'s to measure. Then the timeouts in play: an idle
-socket on Redis outlives redis-py's read timeout, and a page idle for longer than
-Daphne's ``websocket_timeout`` and the group expiry still gets its doorbell.
+a worker process (Redis layer); how soon is ``bench/ws.py``'s to measure. Then
+the timeouts in play: an idle socket on Redis outlives redis-py's read timeout,
+and a page idle for longer than Daphne's ``websocket_timeout`` and the group
+expiry still gets its doorbell.
 """
 
 from __future__ import annotations
