@@ -104,11 +104,13 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     replay = replays.game_replay(game=game, events=events, ply=ply)
     family = family_for(game.variant)
+    position = family.position_context(replay.engine, replay.names)
+    replays.add_seat_users(position, list(game.seats.select_related("user")))
     context = {
         "game": game,
         "replay": replay,
         "family": family,
-        "position": family.position_context(replay.engine, replay.names),
+        "position": position,
         "scores": list(zip(replay.names, replay.scores, strict=True)),
         "previous_ply": max(replay.ply - 1, 0),
         "next_ply": min(replay.ply + 1, replay.last_ply),

@@ -9,6 +9,7 @@ log (``family.describe_log``), as on the live page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ from games.engine import record
 from games.engine.common import Game as EngineGame
 
 from .families import family_for
-from .models import Game
+from .models import Game, Seat
 
 
 @dataclass
@@ -49,6 +50,15 @@ class Replay:
 
 def seat_names(game: Game) -> list[str]:
     return [seat.shown_name for seat in game.seats.all()]
+
+
+def add_seat_users(position: dict[str, Any], seats: Sequence[Seat]) -> None:
+    """Give each player of a family's ``position`` (plain data) the account of
+    its seat as ``user``, for the site's marks beside the name (the computer
+    badge, ``games/templatetags/players.py``); None for an imported seat."""
+    users = {seat.number: seat.user for seat in seats}
+    for player in position["players"]:
+        player["user"] = users.get(player["seat"])
 
 
 def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay:

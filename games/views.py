@@ -29,6 +29,7 @@ from .forms import GameCreateForm, PlayComputerForm, board_query
 from .forms import game_id as query_game_id
 from .game_log import game_log
 from .models import Game, Seat
+from .replay import add_seat_users
 from .requests import HtmxHttpRequest, SignedInHttpRequest
 
 DEFAULT_DAYS_PER_MOVE = 3
@@ -146,6 +147,7 @@ def _board_response(
         active=active,
         query=board_query(request.GET) if request.method == "GET" else {},
     )
+    add_seat_users(board["position"], seat_rows)
     mine = None
     if viewer_seat is not None:
         # The viewer's latest own decision: the last event with their seat

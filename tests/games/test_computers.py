@@ -429,3 +429,22 @@ def test_the_site_reads_computer_records_like_any_other(make_user, client):
     assert "Computer (medium)" in json.dumps(data, ensure_ascii=False)
     archive = client.get(reverse("games:archive")).content.decode()
     assert BADGE.search(archive).group(2) == "medium"
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_the_board_and_the_replay_mark_the_computer_beside_its_name(
+    make_user, client_for, variant
+):
+    ana = make_user("ana")
+    game = _game_against(ana, "medium", variant=variant)
+    computer = computer_player(level="medium")
+    pages = [
+        client_for(ana).get(reverse("games:detail", args=[game.pk])).text,
+        client_for(ana).get(reverse("games:replay", args=[game.pk])).text,
+    ]
+    for page in pages:
+        headings = re.findall(r"<h3[^>]*>(.*?)</h3>", page, re.S)
+        marked = [h for h in headings if 'data-computer="medium"' in h]
+        # the computer's board heading, and only it, carries the mark
+        assert len(marked) == 1
+        assert f"<bdi>{computer.username}</bdi>" in marked[0]
