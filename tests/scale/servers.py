@@ -216,6 +216,22 @@ def task_worker(env: dict[str, str]) -> Iterator[Child]:
         yield child
 
 
+@contextmanager
+def rq_worker(env: dict[str, str]) -> Iterator[Child]:
+    """An RQ worker for the tasks (``TASKS_BACKEND=rq``, several machines), as
+    settings.py says to run it."""
+    command = [
+        sys.executable,
+        str(ROOT / "manage.py"),
+        "rqworker",
+        "default",
+        "--job-class",
+        "django_tasks_rq.Job",
+    ]
+    with _child(command, {**env, "TASKS_BACKEND": "rq"}) as child:
+        yield child
+
+
 def errors_in(log: str) -> list[str]:
     """Lines of a child's stderr that report an error (a consumer's included)."""
     words = ("Traceback", "Error", "Exception", "exception")

@@ -89,7 +89,9 @@ def _assert_the_computer_moved_at(game: Game, ply: int) -> None:
     assert [m.event for m in rows] == selectors.game_engine(game).events()
 
 
-def _computers_move_rings_the_page(page: servers.Page, game: Game) -> None:
+def _computers_move_rings_the_page(
+    page: servers.Page, game: Game, *, database_queue: bool = True
+) -> None:
     hello = page.next(timeout=10)
     assert hello.first and hello.data["type"] == "game"
     if _read(game).seat_to_move == 1:  # the computer began: wait for its move
@@ -104,6 +106,8 @@ def _computers_move_rings_the_page(page: servers.Page, game: Game) -> None:
     assert doorbell.data == {"type": "game", "ply": current.ply, "status": "active"}
     assert current.seat_to_move == 0
     _assert_the_computer_moved_at(game, ply)
+    if not database_queue:
+        return
     results = DBTaskResult.objects.filter(task_path="games.tasks.computer_move")
     assert results.exists()
     assert {(r.status, r.return_value) for r in results} == {("SUCCESSFUL", "played")}
@@ -118,6 +122,30 @@ def test_a_worker_process_plays_the_computer_and_rings_the_page_through_redis(ga
         servers.Page(server.port, f"/ws/games/{game.pk}/") as page,
     ):
         _computers_move_rings_the_page(page, game)
+    assert servers.errors_in(server.stderr()) == []
+    assert servers.errors_in(worker.stderr()) == []
+
+
+@pytest.fixture
+def rq_queue(settings):
+    """This process queues its tasks on Redis with RQ, as TASKS_BACKEND=rq does
+    (before the game is made: its first computer turn may be queued at once)."""
+    servers.require_redis()
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}
+    }
+    settings.RQ_QUEUES = {"default": {"URL": servers.REDIS_URL}}
+
+
+def test_an_rq_worker_plays_the_computer_and_rings_the_page(rq_queue, game):
+    env = servers.server_env(redis=True, COMPUTER_STRONG_SECONDS=QUICK)
+    with (
+        servers.daphne(env) as server,
+        servers.rq_worker(env) as worker,
+        servers.Page(server.port, f"/ws/games/{game.pk}/") as page,
+    ):
+        _computers_move_rings_the_page(page, game, database_queue=False)
+    assert not DBTaskResult.objects.exists()  # nothing went through the database
     assert servers.errors_in(server.stderr()) == []
     assert servers.errors_in(worker.stderr()) == []
 
