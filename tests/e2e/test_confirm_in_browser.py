@@ -5,7 +5,6 @@ a player who turns confirmation off in Settings plays with one click."""
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -103,26 +102,9 @@ def test_with_confirmation_turned_off_one_click_plays(live_url: str, mover_page)
 def test_summer_pavilion_takes_with_one_click_when_confirmation_is_off(
     browser: Browser, live_url: str, make_user
 ):
-    from games import services
-
     ana = make_user("ana", PASSWORD, confirm_moves=False)
     binh = make_user("binh", PASSWORD, confirm_moves=False)
-
-    def start():
-        game = services.game_create(
-            creator=ana,
-            variant="pavilion",
-            players=2,
-            days_per_move=3,
-            rated=False,
-            invitees=[binh],
-        )
-        services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
-        game.refresh_from_db()
-        return game
-
-    with ThreadPoolExecutor(1) as pool:  # the services ring beside Playwright's loop
-        game = pool.submit(start).result()
+    game = start_game(ana, binh, variant="pavilion")
     mover = {0: ana, 1: binh}[game.seat_to_move]
     page = browser.new_context().new_page()
     page.set_default_timeout(10_000)

@@ -10,11 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from playwright.sync_api import Browser, expect
 
-from games import selectors, services
+from games import selectors
 from games.engine.classic import COLOURS as CLASSIC_COLOURS
 from games.engine.common import CENTER
 from games.engine.pavilion_board import COLOURS as PAVILION_COLOURS
-from tests.e2e.test_live_board import PASSWORD, log_in
+from tests.e2e.test_live_board import PASSWORD, log_in, start_game
 from tests.games.helpers import move_post_data, pavilion_post_data
 from tests.games.marks import last_move
 
@@ -22,19 +22,6 @@ from tests.games.marks import last_move
 def _orm(function, *args):
     with ThreadPoolExecutor(1) as pool:  # the ORM outside Playwright's loop
         return pool.submit(function, *args).result()
-
-
-def _start(variant: str, ana, binh):
-    game = services.game_create(
-        creator=ana,
-        variant=variant,
-        players=2,
-        days_per_move=2,
-        rated=False,
-        invitees=[binh],
-    )
-    services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
-    return selectors.game_get(game_id=game.pk)
 
 
 def _take(game_id: int):
@@ -54,7 +41,7 @@ def test_the_waiting_player_sees_the_opponents_take_marked(
     browser: Browser, live_url: str, make_user, variant: str
 ):
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
-    game = _orm(_start, variant, ana, binh)
+    game = start_game(ana, binh, variant)
     users = {seat.number: seat.user for seat in game.seats.all()}
     mover, watcher = users[game.seat_to_move], users[1 - game.seat_to_move]
     contexts = {}

@@ -30,15 +30,15 @@ def confirm_move(page) -> None:
     form.get_by_role("button", name="Confirm").click()
 
 
-def start_game(creator, partner):
-    """A started two-player classic game, made in a thread: Playwright's event
-    loop runs in this one, and the services ring the channel layer with
-    async_to_sync after commit."""
+def start_game(creator, partner, variant: str = "classic"):
+    """A started two-player game (classic unless ``variant`` says), made in a
+    thread: Playwright's event loop runs in this one, and the services ring the
+    channel layer with async_to_sync after commit."""
 
     def start():
         game = services.game_create(
             creator=creator,
-            variant="classic",
+            variant=variant,
             players=2,
             days_per_move=2,
             rated=False,
