@@ -59,7 +59,10 @@ def test_position_partial_renders_from_its_context_alone():
     assert zones(html) == engine_zones(middle)
     assert f"Round {middle.round} of 6" in html
     for seat, name in enumerate(NAMES):
-        assert f'{name} — <span class="pv-score">score {middle.scores[seat]}' in html
+        assert (
+            f'<bdi>{name}</bdi> — <span class="pv-score">score {middle.scores[seat]}'
+            in html
+        )
     # one labelled space per board space, filled ones say their colour
     labels = re.findall(r'title="([a-z]+ star, space \d, cost \d, [a-z]+)"', html)
     assert len(labels) == 42 * 3
@@ -155,7 +158,7 @@ def test_the_mover_is_offered_exactly_the_legal_spaces_as_buttons():
     assert zones(html) == engine_zones(engine)  # the buttons hide no tile
     # the viewer's board is theirs; the others' boards offer nothing
     assert html.count('class="pv-player') == 3
-    assert f'id="h-pv-player-{seat}">{NAMES[seat]} (you)' in html
+    assert f'id="h-pv-player-{seat}"><bdi>{NAMES[seat]}</bdi> (you)' in html
 
 
 def test_a_spectator_and_a_finished_game_are_offered_nothing():
