@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
@@ -24,7 +23,7 @@ from django.db.models import Q
 
 from accounts.models import User
 
-from . import clock, emails, selectors, services, tasks
+from . import clock, emails, in_server, selectors, services, tasks
 from .models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -206,9 +205,6 @@ async def run_forever_in_server(interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-_server_tasks: set[asyncio.Task[None]] = set()
-
-
 def start_with_server(interval: float) -> None:
     """Run the deadline loop in this Daphne server's event loop once it starts
     (``DEADLINE_LOOP_SECONDS``, read by ``azulsite/asgi.py``).
@@ -217,20 +213,10 @@ def start_with_server(interval: float) -> None:
     for work that starts with the server. Under another ASGI server run
     ``manage.py process_deadlines --loop`` instead (with the Redis layer).
     """
-    from twisted.internet import asyncioreactor
-
-    reactor = sys.modules.get("twisted.internet.reactor")
-    if not isinstance(reactor, asyncioreactor.AsyncioSelectorReactor):
-        logger.warning(
+    in_server.start_with_daphne(
+        lambda: run_forever_in_server(interval),
+        otherwise=(
             "DEADLINE_LOOP_SECONDS needs Daphne; the deadline job is not running "
             "(use manage.py process_deadlines --loop)"
-        )
-        return
-
-    def start() -> None:
-        task = asyncio.get_event_loop().create_task(run_forever_in_server(interval))
-        _server_tasks.add(task)
-        task.add_done_callback(_server_tasks.discard)
-        reactor.addSystemEventTrigger("before", "shutdown", task.cancel)
-
-    reactor.callWhenRunning(start)
+        ),
+    )

@@ -31,7 +31,7 @@ from django_tasks import task
 
 from games.engine import bots
 
-from . import clock
+from . import clock, in_server
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -144,28 +144,11 @@ async def run_worker_in_server(interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-_server_tasks: set[asyncio.Task[None]] = set()
-
-
 def start_worker_with_server(interval: float = 0.5) -> None:
     """Run the database queue's worker inside this Daphne process once it starts
     (``TASK_WORKER_IN_SERVER``, read by ``azulsite/asgi.py``): the one-command
     set-up of the README. Production runs ``manage.py db_worker`` processes."""
-    import sys
-
-    from twisted.internet import asyncioreactor
-
-    reactor = sys.modules.get("twisted.internet.reactor")
-    if not isinstance(reactor, asyncioreactor.AsyncioSelectorReactor):
-        logger.warning(
-            "TASK_WORKER_IN_SERVER needs Daphne; run manage.py db_worker instead"
-        )
-        return
-
-    def start() -> None:
-        loop_task = asyncio.get_event_loop().create_task(run_worker_in_server(interval))
-        _server_tasks.add(loop_task)
-        loop_task.add_done_callback(_server_tasks.discard)
-        reactor.addSystemEventTrigger("before", "shutdown", loop_task.cancel)
-
-    reactor.callWhenRunning(start)
+    in_server.start_with_daphne(
+        lambda: run_worker_in_server(interval),
+        otherwise="TASK_WORKER_IN_SERVER needs Daphne; run manage.py db_worker instead",
+    )
