@@ -11,24 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext as _
 
 register = template.Library()
 
 
 @register.filter
 def computer_badge(user: Any) -> SafeString | str:
-    """`` <abbr class="bot" …>BOT</abbr>`` for a computer's account, else ""."""
+    """`` <abbr class="bot" …>BOT</abbr>`` (``games/_computer_badge.html``) for
+    a computer's account, else ""."""
     level = getattr(user, "computer_level", "")
     if not level:
         return ""
-    label = user.get_computer_level_display()
-    return format_html(
-        ' <abbr class="bot" title="{}" data-computer="{}">{}</abbr>',
-        _("Computer player, %(level)s level") % {"level": label},
-        level,
-        # Translators: the mark after a computer player's name, as in "BOT".
-        _("BOT"),
+    return render_to_string(
+        "games/_computer_badge.html",
+        {"level": level, "label": user.get_computer_level_display()},
     )
