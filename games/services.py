@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
 from accounts.services import computer_player
@@ -672,7 +673,12 @@ def vacation_start(*, user: User, days: int) -> Vacation:
         left = VACATION_DAYS_PER_YEAR - vacation_days_used(user=user)
         if days > left:
             raise GameActionError(
-                _("You have %(left)s vacation days left this year.") % {"left": left},
+                ngettext(
+                    "You have %(left)s vacation day left this year.",
+                    "You have %(left)s vacation days left this year.",
+                    left,
+                )
+                % {"left": left},
                 "too_long",
             )
         now = clock.now()

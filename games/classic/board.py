@@ -33,7 +33,13 @@ from games.engine.classic import (
 )
 from games.engine.common import CENTER
 
-from .words import colour_name, line_label, overflow_text, source_label, tile
+from .words import (
+    line_label,
+    overflow_text,
+    source_label,
+    tile,
+    tiles_colour,
+)
 
 
 def _source_value(source: int) -> str:
@@ -285,7 +291,7 @@ def _preview(
     entry = after.log_from(engine.log_size())[0]
     words = {
         "count": entry["count"],
-        "colour": colour_name(take.colour),
+        "colour": tiles_colour(take.colour, entry["count"]),
         "source": source_label(take.source),
         "line": line_label(take.line),
     }

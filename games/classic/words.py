@@ -11,7 +11,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import (
+    gettext_lazy,
+    ngettext,
+    npgettext_lazy,
+    pgettext_lazy,
+)
 
 from games.engine.classic import COLOURS, FLOOR, ClassicGame
 from games.engine.common import CENTER, EngineError
@@ -23,6 +28,14 @@ COLOUR_NAMES = {
     "black": gettext_lazy("black"),
     "white": gettext_lazy("white"),
 }
+COUNTED_COLOUR_NAMES = {
+    "blue": npgettext_lazy("colour of counted tiles", "blue", "blue", "n"),
+    "yellow": npgettext_lazy("colour of counted tiles", "yellow", "yellow", "n"),
+    "red": npgettext_lazy("colour of counted tiles", "red", "red", "n"),
+    "black": npgettext_lazy("colour of counted tiles", "black", "black", "n"),
+    "white": npgettext_lazy("colour of counted tiles", "white", "white", "n"),
+}
+"""A colour after a count of tiles (``tiles_colour``)."""
 COLOUR_LETTERS = {
     "blue": pgettext_lazy("tile letter for blue", "B"),
     "yellow": pgettext_lazy("tile letter for yellow", "Y"),
@@ -38,6 +51,14 @@ def colour_name(colour: str | int) -> str:
     name = COLOURS[colour] if isinstance(colour, int) else colour
     label = COLOUR_NAMES.get(name)
     return str(label) if label is not None else name
+
+
+def tiles_colour(colour: str | int, count: int) -> str:
+    """A colour's name as it goes with ``count`` tiles ("3 red tiles"): where
+    adjectives agree (Portuguese "azulejos vermelhos") the catalog has the forms."""
+    name = COLOURS[colour] if isinstance(colour, int) else colour
+    label = COUNTED_COLOUR_NAMES.get(name)
+    return str(label % {"n": count}) if label is not None else name
 
 
 def tile(colour: int) -> dict[str, str]:
@@ -85,7 +106,6 @@ class LogWords:
         self.take_to_floor = _("; %(count)s to the floor")
         self.take_to_lid = _("; %(count)s to the lid")
         self.take_marker = _("; took the first-player marker")
-        self.deal = _("Round %(round)s: %(tiles)s tiles dealt to the factories")
         self.wall = _(
             "%(player)s placed %(colour)s on the wall, row %(row)s column "
             "%(column)s: +%(points)s"
@@ -135,7 +155,11 @@ class LogWords:
                 text += self.take_marker
             return text
         if kind == "deal":
-            return self.deal % {"round": entry["round"], "tiles": entry["tiles"]}
+            return ngettext(
+                "Round %(round)s: %(tiles)s tile dealt to the factories",
+                "Round %(round)s: %(tiles)s tiles dealt to the factories",
+                entry["tiles"],
+            ) % {"round": entry["round"], "tiles": entry["tiles"]}
         if kind == "wall":
             return self.wall % {
                 "player": names[entry["seat"]],

@@ -39,6 +39,7 @@ from .words import (
     error_message,
     list_colours,
     payment_label,
+    points_text,
     source_label,
     space_label,
     star_label,
@@ -421,9 +422,9 @@ def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]
         notes.append(
             _(
                 "You are the first to take from the centre: you take the start "
-                "token and lose %(points)s points (score %(before)s → %(after)s)."
+                "token and lose %(lost)s (score %(before)s → %(after)s)."
             )
-            % {"points": before - now, "before": before, "after": now}
+            % {"lost": points_text(before - now), "before": before, "after": now}
         )
     to_centre = len(entry.get("to_centre", ()))
     if to_centre:
@@ -537,13 +538,18 @@ def _pass_preview(
         "discarded": discarded,
         "lost": lost,
         "summary": ngettext(
-            "You discard %(count)s tile and lose %(points)s points "
+            "You discard %(count)s tile and lose %(lost)s "
             "(score %(before)s → %(after)s).",
-            "You discard %(count)s tiles and lose %(points)s points "
+            "You discard %(count)s tiles and lose %(lost)s "
             "(score %(before)s → %(after)s).",
             discarded,
         )
-        % {"count": discarded, "points": lost, "before": score, "after": score - lost},
+        % {
+            "count": discarded,
+            "lost": points_text(lost),
+            "before": score,
+            "after": score - lost,
+        },
     }, ""
 
 

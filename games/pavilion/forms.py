@@ -15,6 +15,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine.pavilion import MAX_KEEP
 from games.engine.pavilion_board import COLOURS, STARS
@@ -63,7 +64,12 @@ class PavilionMoveForm(forms.Form):
             raise forms.ValidationError(_("Choose your bonus tiles."))
         if kind == "pass" and len(self._counts("keep")) > MAX_KEEP:
             raise forms.ValidationError(
-                _("You may keep at most %(n)s tiles.") % {"n": MAX_KEEP}
+                ngettext(
+                    "You may keep at most %(n)s tile.",
+                    "You may keep at most %(n)s tiles.",
+                    MAX_KEEP,
+                )
+                % {"n": MAX_KEEP}
             )
         return data
 

@@ -15,7 +15,12 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import (
+    gettext_lazy,
+    ngettext,
+    npgettext_lazy,
+    pgettext_lazy,
+)
 
 from games.engine.common import CENTER, EngineError
 from games.engine.pavilion import ROUNDS, PavilionGame
@@ -31,6 +36,15 @@ COLOUR_NAMES = {
     "blue": gettext_lazy("blue"),
     "red": gettext_lazy("red"),
 }
+COUNTED_COLOUR_NAMES = {
+    "purple": npgettext_lazy("colour of counted tiles", "purple", "purple", "n"),
+    "green": npgettext_lazy("colour of counted tiles", "green", "green", "n"),
+    "orange": npgettext_lazy("colour of counted tiles", "orange", "orange", "n"),
+    "yellow": npgettext_lazy("colour of counted tiles", "yellow", "yellow", "n"),
+    "blue": npgettext_lazy("colour of counted tiles", "blue", "blue", "n"),
+    "red": npgettext_lazy("colour of counted tiles", "red", "red", "n"),
+}
+"""A colour after a count of tiles (``tiles_colour``)."""
 COLOUR_LETTERS = {
     "purple": pgettext_lazy("tile letter for purple", "P"),
     "green": pgettext_lazy("tile letter for green", "G"),
@@ -41,6 +55,16 @@ COLOUR_LETTERS = {
 }
 """A letter on every tile: colour is never the only cue."""
 
+STAR_NAMES = {
+    "purple": gettext_lazy("purple star"),
+    "green": gettext_lazy("green star"),
+    "orange": gettext_lazy("orange star"),
+    "yellow": gettext_lazy("yellow star"),
+    "blue": gettext_lazy("blue star"),
+    "red": gettext_lazy("red star"),
+}
+"""A coloured-side star, named whole: the colour agrees with "star" (Portuguese
+"estrela vermelha")."""
 STAR_PLACES = {
     "center": gettext_lazy("centre star"),
     "orange": pgettext_lazy("a grey-side star, by its place", "upper-left star"),
@@ -61,6 +85,21 @@ def colour_label(colour: str | int) -> str:
     name = COLOURS[colour] if isinstance(colour, int) else colour
     label = COLOUR_NAMES.get(name)
     return str(label) if label is not None else name
+
+
+def tiles_colour(colour: str | int, count: int) -> str:
+    """A colour's name as it goes with ``count`` tiles ("3 red tiles"): where
+    adjectives agree (Portuguese "azulejos vermelhos") the catalog has the forms."""
+    name = COLOURS[colour] if isinstance(colour, int) else colour
+    label = COUNTED_COLOUR_NAMES.get(name)
+    return str(label % {"n": count}) if label is not None else name
+
+
+def points_text(points: int) -> str:
+    """ "1 point", "3 points": a count of points inside a longer sentence."""
+    return ngettext("%(points)s point", "%(points)s points", points) % {
+        "points": points
+    }
 
 
 def colour_letter(colour: str | int) -> str:
@@ -84,7 +123,8 @@ def star_label(star: str, grey: bool = False) -> str:
         return str(STAR_PLACES["center"])
     if grey:
         return str(STAR_PLACES[star])
-    return _("%(colour)s star") % {"colour": colour_label(star)}
+    name = STAR_NAMES.get(star)
+    return str(name) if name is not None else star
 
 
 def space_label(star: str, number: int, grey: bool = False) -> str:
@@ -167,9 +207,12 @@ def describe_entries(
         elif kind == "deal":
             round_number = int(entry["round"])
             dealt = sum(len(tiles) for tiles in entry["factories"])
-            text = _(
+            text = ngettext(
+                "Round %(round)s (wild colour: %(wild)s): %(count)s tile dealt "
+                "to the factories",
                 "Round %(round)s (wild colour: %(wild)s): %(count)s tiles dealt "
-                "to the factories"
+                "to the factories",
+                dealt,
             ) % {
                 "round": entry["round"],
                 "wild": colour_label(entry["round"] - 1),
@@ -417,7 +460,7 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         )
         % {
             "have": p["have"],
-            "colour": colour_label(p["colour"]),
+            "colour": tiles_colour(p["colour"], p["have"]),
             "wanted": p["wilds"],
         }
     ),
@@ -454,7 +497,14 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
     ),
     # -- passing -------------------------------------------------------------------
     "keep_after_last_round": lambda p: _("Nothing can be kept after round 6."),
-    "keep_too_many": lambda p: _("You may keep at most %(n)s tiles.") % {"n": p["max"]},
+    "keep_too_many": lambda p: (
+        ngettext(
+            "You may keep at most %(n)s tile.",
+            "You may keep at most %(n)s tiles.",
+            p["max"],
+        )
+        % {"n": p["max"]}
+    ),
     "keep_not_in_hand": lambda p: (
         _("You have %(have)s %(colour)s to keep, not %(wanted)s.")
         % {
@@ -489,7 +539,11 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
     "no_deal_due": lambda p: _("No deal is due now."),
     "supply_draw_empty": lambda p: _("A supply refill draws at least one tile."),
     "supply_draw_too_many": lambda p: (
-        _("The supply has room for %(room)s tiles, not %(drawn)s.")
+        ngettext(
+            "The supply has room for %(room)s tile, not %(drawn)s.",
+            "The supply has room for %(room)s tiles, not %(drawn)s.",
+            p["room"],
+        )
         % {"room": p["room"], "drawn": p["drawn"]}
     ),
     "supply_draw_impossible": lambda p: (
@@ -497,17 +551,29 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         % {"colour": colour_label(p["colour"])}
     ),
     "supply_draw_short": lambda p: (
-        _(
+        ngettext(
+            "The supply refill stops at %(drawn)s of %(room)s tile while tiles "
+            "remain to draw.",
             "The supply refill stops at %(drawn)s of %(room)s tiles while tiles "
-            "remain to draw."
+            "remain to draw.",
+            p["room"],
         )
         % {"drawn": p["drawn"], "room": p["room"]}
     ),
     "deal_size": lambda p: (
-        _("A deal lists %(count)s factories.") % {"count": p["factories"]}
+        ngettext(
+            "A deal lists %(count)s factory.",
+            "A deal lists %(count)s factories.",
+            p["factories"],
+        )
+        % {"count": p["factories"]}
     ),
     "deal_overfull": lambda p: (
-        _("Factory %(number)s is dealt more than %(max)s tiles.")
+        ngettext(
+            "Factory %(number)s is dealt more than %(max)s tile.",
+            "Factory %(number)s is dealt more than %(max)s tiles.",
+            p["max"],
+        )
         % {"number": _factory(p), "max": p["max"]}
     ),
     "deal_impossible": lambda p: (
@@ -515,7 +581,11 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         % {"number": _factory(p), "colour": colour_label(p["colour"])}
     ),
     "deal_short": lambda p: (
-        _("Factory %(number)s is dealt %(tiles)s tiles while tiles remain to draw.")
+        ngettext(
+            "Factory %(number)s is dealt %(tiles)s tile while tiles remain to draw.",
+            "Factory %(number)s is dealt %(tiles)s tiles while tiles remain to draw.",
+            p["tiles"],
+        )
         % {"number": _factory(p), "tiles": p["tiles"]}
     ),
 }

@@ -239,7 +239,8 @@ def test_centre_take_warns_of_the_start_token_penalty(
     page = client.get(
         reverse("games:detail", args=[game.pk]), {"take": f"center:{COLOURS[colour]}"}
     ).text
-    assert f"you take the start token and lose {lost} points" in page
+    points = "1 point" if lost == 1 else f"{lost} points"
+    assert f"you take the start token and lose {points} (score" in page
 
 
 def test_take_of_the_wild_colour_beside_others_is_refused(
