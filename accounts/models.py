@@ -19,6 +19,26 @@ def language_choices() -> list[tuple[str, str]]:
     return [(code, str(name)) for code, name in settings.LANGUAGES]
 
 
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every IANA time zone the system knows, by name (``accounts.timezones``)."""
+    from .timezones import time_zone_names
+
+    return [(name, name.replace("_", " ")) for name in time_zone_names()]
+
+
+class Channel(models.TextChoices):
+    """How one kind of notification reaches the player (issue #18)."""
+
+    BOTH = "both", _("Push and e-mail")
+    PUSH = "push", _("Push only")
+    EMAIL = "email", _("E-mail only")
+    NONE = "none", _("Neither")
+
+
+REMINDER_HOURS = (24, 4, 1)
+"""The reminders a player may choose, in hours before a deadline."""
+
+
 class User(AbstractUser):
     """A registered player; ``username`` is the name shown at the table."""
 
@@ -58,6 +78,48 @@ class User(AbstractUser):
             "move is sent only when you confirm it (or undo it)."
         ),
     )
+    # Notifications (issue #18): per kind, by push (each browser the player
+    # turned it on in, notify.PushSubscription), by e-mail, both or neither.
+    # E-mail also follows email_notifications: "never" sends none at all, and
+    # with the daily digest there is no e-mail on each move.
+    notify_turn = models.CharField(
+        _("your move"), max_length=5, choices=Channel.choices, default=Channel.BOTH
+    )
+    notify_game = models.CharField(
+        _("a game starts or you are invited"),
+        max_length=5,
+        choices=Channel.choices,
+        default=Channel.BOTH,
+    )
+    notify_reminder = models.CharField(
+        _("a reminder before a deadline"),
+        max_length=5,
+        choices=Channel.choices,
+        default=Channel.BOTH,
+    )
+    notify_finished = models.CharField(
+        _("a game finished"),
+        max_length=5,
+        choices=Channel.choices,
+        default=Channel.BOTH,
+    )
+    remind_24h = models.BooleanField(_("24 hours before"), default=True)
+    remind_4h = models.BooleanField(_("4 hours before"), default=True)
+    remind_1h = models.BooleanField(_("1 hour before"), default=False)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="UTC",
+        choices=time_zone_choices,
+        help_text=_("Dates and times on the site and in messages are shown in it."),
+    )
+    quiet_start = models.TimeField(
+        _("quiet hours from"),
+        null=True,
+        blank=True,
+        help_text=_("No reminder comes between these times (in your time zone)."),
+    )
+    quiet_end = models.TimeField(_("quiet hours until"), null=True, blank=True)
     digest_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="When the last daily digest went out."
     )
@@ -94,6 +156,13 @@ class User(AbstractUser):
     def is_computer(self) -> bool:
         """A computer player: no log-in, no clock, no e-mail (issue #16)."""
         return bool(self.computer_level)
+
+    @property
+    def reminder_hours(self) -> list[int]:
+        """The reminders the player chose, in hours before a deadline, earliest
+        first."""
+        chosen = {24: self.remind_24h, 4: self.remind_4h, 1: self.remind_1h}
+        return [hours for hours in REMINDER_HOURS if chosen[hours]]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_key = username_key(self.username)

@@ -20,7 +20,14 @@ from games import selectors
 from games.charts import rating_chart
 from games.models import Family
 
-from .forms import EmailPreferencesForm, PlayPreferencesForm, SignUpForm, VacationForm
+from .forms import (
+    EmailPreferencesForm,
+    NotificationsForm,
+    PlayPreferencesForm,
+    SignUpForm,
+    TimeZoneForm,
+    VacationForm,
+)
 from .models import VACATION_DAYS_PER_YEAR, User
 from .requests import AuthenticatedHttpRequest
 from .services import user_language_set
@@ -114,11 +121,16 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """E-mail and play preferences and vacation: one page, small POST forms."""
+    """E-mail, notification, time-zone and play preferences and vacation: one
+    page, small POST forms."""
     from games import services
+    from notify.models import PushSubscription
+    from notify.vapid import public_key
 
     user = request.user
     preferences = EmailPreferencesForm(instance=user)
+    notify = NotificationsForm(instance=user)
+    zone = TimeZoneForm(instance=user)
     play = PlayPreferencesForm(instance=user)
     vacation_form = VacationForm()
     if request.method == "POST":
@@ -128,6 +140,18 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             if preferences.is_valid():
                 preferences.save()
                 messages.success(request, _("Your e-mail settings were saved."))
+                return redirect("settings")
+        elif action == "notify":
+            notify = NotificationsForm(request.POST, instance=user)
+            if notify.is_valid():
+                notify.save()
+                messages.success(request, _("Your notification settings were saved."))
+                return redirect("settings")
+        elif action == "time_zone":
+            zone = TimeZoneForm(request.POST, instance=user)
+            if zone.is_valid():
+                zone.save()
+                messages.success(request, _("Your time zone was saved."))
                 return redirect("settings")
         elif action == "play":
             play = PlayPreferencesForm(request.POST, instance=user)
@@ -164,6 +188,10 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
         "accounts/settings.html",
         {
             "preferences": preferences,
+            "notify": notify,
+            "zone": zone,
+            "devices": PushSubscription.objects.filter(user=user),
+            "vapid_public_key": public_key(),
             "play": play,
             "vacation_form": vacation_form,
             "vacation": services.vacation_current(user=user),

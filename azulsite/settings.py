@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "accounts",
     "games",
+    "notify",
 ]
 
 MIDDLEWARE = [
@@ -79,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After auth: a signed-in player's saved language beats cookie/Accept-Language.
     "accounts.middleware.UserLanguageMiddleware",
+    # After auth: pages are drawn in the signed-in player's time zone.
+    "accounts.timezones.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -109,6 +112,8 @@ def _socket_sources(hosts: list[str]) -> list[str]:
 # images only, and nothing inline — no <script> or style="" in any template;
 # htmx is told not to inject its indicator styles nor to eval (templates/
 # base.html). The pages open WebSockets to their own host (static/js/live.js).
+# The web app manifest and the service worker (/sw.js, notify/) are the site's
+# own; the push service's endpoint is posted to by the server, never the page.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -117,6 +122,8 @@ CONTENT_SECURITY_POLICY = {
         "img-src": [SELF, "data:"],
         "font-src": [SELF],
         "connect-src": [SELF, *_socket_sources(ALLOWED_HOSTS)],
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],
@@ -366,6 +373,29 @@ SITE_URL = os.environ.get("SITE_URL", "")
 # it). 0 = off: run `manage.py process_deadlines --loop 60` as a worker process
 # (deploy/; needs REDIS_URL for its doorbells to reach the pages) or from cron.
 DEADLINE_LOOP_SECONDS = float(os.environ.get("DEADLINE_LOOP_SECONDS", "0") or 0)
+
+# Web push (issue #18, notify/): the VAPID key pair that signs each push
+# (base64url: the raw private key, and the public key browsers subscribe with;
+# `manage.py vapid_keys` prints a new pair) and a contact for push services.
+# Without the keys, one pair is generated once and kept in VAPID_KEY_FILE, beside
+# the SQLite database (gitignored): right for a local run; production sets them.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT") or f"mailto:{DEFAULT_FROM_EMAIL}"
+VAPID_KEY_FILE = Path(
+    os.environ.get("VAPID_KEY_FILE")
+    or (
+        Path(str(DATABASES["default"]["NAME"])).parent
+        if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+        else BASE_DIR
+    )
+    / "vapid-private-key.txt"
+)
+# Push services are reached over https; plain http endpoints are accepted only
+# when this is on (a local run, or the tests' stand-in push service).
+PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", DEBUG)
+# Seconds to wait for a push service's answer (the task worker waits, no request).
+PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10") or 10)
 
 # Background tasks (django-tasks, the backport of Django 6's django.tasks): the
 # computer players' moves (games/tasks.py). The embedded default keeps the queue

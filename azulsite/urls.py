@@ -6,6 +6,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from games import rules_views
+from notify import views as notify_views
 
 
 class FaviconRedirect(RedirectView):
@@ -25,4 +26,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
+    # The installable site (issue #18): at the root, so the worker's scope is "/".
+    path("manifest.webmanifest", notify_views.manifest, name="manifest"),
+    path("sw.js", notify_views.service_worker, name="service_worker"),
+    path("offline/", notify_views.offline, name="offline"),
+    path("notify/", include("notify.urls")),
 ]

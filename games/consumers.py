@@ -19,6 +19,8 @@ from channels.generic.websocket import (
     AsyncWebsocketConsumer,
 )
 
+from notify import presence
+
 from . import notifications, selectors
 
 CLOSE_NOT_FOUND = 4404
@@ -46,6 +48,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 class GameConsumer(Doorbell):
     group = ""
+    page: presence.PageWatch | None = None
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -60,10 +63,15 @@ class GameConsumer(Doorbell):
         await self.accept()
         ply, status = version
         await self.send_json({"type": "game", "ply": ply, "status": status})
+        # A signed-in player's open page: no push about this game meanwhile.
+        self.page = await presence.page_opened(
+            user=self.scope.get("user"), game_id=game_id, channel_name=self.channel_name
+        )
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await presence.page_closed(self.page)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         await self.send_json(

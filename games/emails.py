@@ -1,14 +1,18 @@
-"""E-mails about turns: "your move", the deadline reminder and the daily digest.
+"""E-mails about games: "your move", deadline reminders, the daily digest, an
+invitation, a game that started and one that finished.
 
-Rendered from templates (``templates/games/email/``) in the recipient's language:
-``user.language`` when the account has one (the i18n issue adds it), else the
-site's default. Links are absolute, on the site's address
-(``azulsite.site_url``: ``SITE_URL``, else the address its requests came to).
+Rendered from templates (``templates/games/email/``) in the recipient's language
+(``user.language``, else the site's default) and time zone (``user.time_zone``:
+every time in them is shown in it, the zone named — ``{{ when|zoned }}``). Links
+are absolute, on the site's address (``azulsite.site_url``: ``SITE_URL``, else
+the address its requests came to). The push messages of ``notify`` take their
+titles from the same subject templates (:func:`render_subject`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -18,45 +22,92 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
+from accounts.timezones import zone_of
 from azulsite.site_url import site_url
 
-from .models import Game
+from .models import Game, Seat
 
 
 def _absolute(path: str) -> str:
     return site_url() + path
 
 
-def _send(user: User, template: str, context: dict[str, Any]) -> None:
+@contextmanager
+def for_recipient(user: User) -> Iterator[None]:
+    """Render in ``user``'s language and time zone."""
     language = getattr(user, "language", "") or settings.LANGUAGE_CODE
-    with translation.override(language):
+    with translation.override(language), zone_of(user):
+        yield
+
+
+def render_subject(user: User, template: str, context: dict[str, Any]) -> str:
+    """The one-line subject of e-mail ``template`` for ``user`` (call it inside
+    :func:`for_recipient`)."""
+    subject = render_to_string(
+        f"games/email/{template}_subject.txt", {**context, "user": user}
+    )
+    return " ".join(subject.split())
+
+
+def _send(user: User, template: str, context: dict[str, Any]) -> None:
+    with for_recipient(user):
         context = {
             **context,
             "user": user,
             "settings_url": _absolute(reverse("settings")),
         }
-        subject = render_to_string(f"games/email/{template}_subject.txt", context)
+        subject = render_subject(user, template, context)
         body = render_to_string(f"games/email/{template}_body.txt", context)
     send_mail(
-        " ".join(subject.split()),
+        subject,
         body.strip() + "\n",
         settings.DEFAULT_FROM_EMAIL,
         [user.email],
     )
 
 
+def game_path(game: Game) -> str:
+    return reverse("games:detail", kwargs={"pk": game.pk})
+
+
 def _game_url(game: Game) -> str:
-    return _absolute(reverse("games:detail", kwargs={"pk": game.pk}))
+    return _absolute(game_path(game))
 
 
 def send_turn(*, user: User, game: Game) -> None:
     _send(user, "turn", {"game": game, "url": _game_url(game)})
 
 
-def send_reminder(*, user: User, game: Game) -> None:
-    _send(user, "reminder", {"game": game, "url": _game_url(game)})
+def send_reminder(*, user: User, game: Game, hours: int = 24) -> None:
+    """The reminder chosen ``hours`` before the deadline (24, 4 or 1)."""
+    _send(user, "reminder", {"game": game, "hours": hours, "url": _game_url(game)})
 
 
 def send_digest(*, user: User, games: Sequence[Game]) -> None:
     items = [{"game": game, "url": _game_url(game)} for game in games]
     _send(user, "digest", {"games": games, "items": items})
+
+
+def send_invited(*, user: User, game: Game) -> None:
+    _send(
+        user,
+        "invited",
+        {"game": game, "creator": game.creator.username, "url": _game_url(game)},
+    )
+
+
+def send_started(*, user: User, game: Game) -> None:
+    _send(user, "started", {"game": game, "url": _game_url(game)})
+
+
+def final_seats(game: Game) -> list[Seat]:
+    """A finished game's seats by rank, their users read."""
+    return list(game.seats.select_related("user").order_by("rank", "number"))
+
+
+def send_finished(*, user: User, game: Game) -> None:
+    _send(
+        user,
+        "finished",
+        {"game": game, "seats": final_seats(game), "url": _game_url(game)},
+    )

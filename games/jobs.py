@@ -1,12 +1,21 @@
-"""The deadline job: timeouts, reminders and turn e-mails (lichess: scheduled, not in
-requests). ``manage.py process_deadlines`` runs it once (cron) or ``--loop`` (a
-worker process, ``deploy/``); a single Daphne process runs the loop itself when
-``DEADLINE_LOOP_SECONDS`` is set (``start_with_server``).
+"""The deadline job: timeouts, reminders, turn notifications and digests (lichess:
+scheduled, not in requests). ``manage.py process_deadlines`` runs it once (cron) or
+``--loop`` (a worker process, ``deploy/``); a single Daphne process runs the loop
+itself when ``DEADLINE_LOOP_SECONDS`` is set (``start_with_server``).
 
-Every step claims its work with a guarded UPDATE (``… WHERE ply = expected AND
-flag is unset``) before acting, so a second run, or a second process running at
-the same time, finds nothing left to do: a timeout is applied once, an e-mail sent
-at most once.
+Every step claims its work before acting — a guarded UPDATE (``… WHERE ply =
+expected AND flag is unset``), or for a reminder a ``notify.Notice`` row (an
+INSERT on a unique key: turn, deadline, hours) — so a second run, or a second
+process running at the same time, finds nothing left to do: a timeout is applied
+once, an e-mail or a push sent at most once.
+
+Reminders (issue #18) come as the player chose: 24, 4 and/or 1 hour before the
+deadline (``User.reminder_hours``), by push and/or e-mail
+(``User.notify_reminder``), each once. One that would fall inside the player's
+quiet hours (a daily range in their time zone) comes ``QUIET_MARGIN`` before they
+start; one due at or before the turn's clock started (the 24-hour one in a 1-day
+game) does not come: "your move" has just said it. When several are due at once
+(the job was down, quiet hours moved one up), only the most urgent goes.
 """
 
 from __future__ import annotations
@@ -15,21 +24,29 @@ import asyncio
 import logging
 import threading
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.db.models import Q
 
-from accounts.models import User
+from accounts.models import REMINDER_HOURS, User
+from accounts.timezones import zone_for
 
 from . import clock, emails, in_server, selectors, services, tasks
 from .models import Game, Seat
 
 logger = logging.getLogger(__name__)
 
-REMINDER_BEFORE = timedelta(hours=24)
-"""A reminder goes out when less than this remains (half the time in 1-day games)."""
+QUIET_MARGIN = timedelta(minutes=10)
+"""A reminder that would fall in quiet hours comes this long before they start."""
+
+REMINDER_LOOKAHEAD = timedelta(hours=max(REMINDER_HOURS) + 24)
+"""Deadlines closer than this are looked at: the earliest reminder, moved up to
+a day earlier by quiet hours."""
+
+NOTICES_KEPT = timedelta(days=30)
+"""Reminder claims older than this are deleted (their deadlines are long past)."""
 
 
 @dataclass
@@ -39,11 +56,13 @@ class Report:
     turn_emails: int = 0
     digests: int = 0
     computer_turns: int = 0
+    pushes: int = 0
 
     def __str__(self) -> str:
         return (
             f"timeouts {self.timeouts}, reminders {self.reminders}, "
             f"turn e-mails {self.turn_emails}, digests {self.digests}, "
+            f"pushes {self.pushes}, "
             f"computer turns queued again {self.computer_turns}"
         )
 
@@ -57,15 +76,6 @@ def _user_to_move(game: Game) -> User | None:
         .first()
     )
     return seat.user if seat is not None else None
-
-
-def _wants_email(user: User | None, kind: str) -> bool:
-    if user is None or not user.email or not user.is_active or user.is_computer:
-        return False
-    preference = user.email_notifications
-    if preference == User.EmailNotifications.NEVER:
-        return False
-    return kind != "turn" or preference == User.EmailNotifications.EACH_MOVE
 
 
 def _safely(action: str, send: object) -> bool:
@@ -87,45 +97,109 @@ def process_timeouts(report: Report) -> None:
             report.timeouts += 1
 
 
+def quiet_hours_around(
+    user: User, moment: datetime
+) -> tuple[datetime, datetime] | None:
+    """The start and end of the quiet hours of ``user`` that ``moment`` falls
+    in, or None. Quiet hours are a daily range of local times (``quiet_start``
+    to ``quiet_end``, past midnight when the end is earlier); no times, or the
+    same two, mean none."""
+    start, end = user.quiet_start, user.quiet_end
+    if start is None or end is None or start == end:
+        return None
+    zone = zone_for(user.time_zone)
+    local = moment.astimezone(zone)
+    for days_back in (0, 1):
+        day = local.date() - timedelta(days=days_back)
+        begins = datetime.combine(day, start, tzinfo=zone)
+        last_day = day + timedelta(days=1) if end < start else day
+        ends = datetime.combine(last_day, end, tzinfo=zone)
+        if begins <= local < ends:
+            return begins, ends
+    return None
+
+
+def reminder_time(user: User, game: Game, hours: int) -> datetime | None:
+    """When the reminder ``hours`` before the deadline of ``game`` is due for
+    ``user``, or None when it does not come this turn."""
+    deadline = game.turn_deadline
+    if deadline is None:
+        return None
+    clock_start = deadline - timedelta(days=game.days_per_move)
+    moment = deadline - timedelta(hours=hours)
+    if moment <= clock_start:
+        return None
+    quiet = quiet_hours_around(user, moment)
+    if quiet is None:
+        return moment
+    begins, ends = quiet
+    if begins - QUIET_MARGIN > clock_start:
+        return begins - QUIET_MARGIN
+    # The turn began in these very quiet hours: the reminder waits for their end.
+    return ends if ends < deadline else None
+
+
+def _reminder_key(game: Game, hours: int) -> str:
+    deadline = int(game.turn_deadline.timestamp()) if game.turn_deadline else 0
+    return f"{game.ply}@{deadline}/{hours}h"
+
+
 def process_reminders(report: Report) -> None:
+    from notify.models import Notice
+    from notify.services import channels, claim, notify_reminder
+
     now = clock.now()
     due = Game.objects.filter(
         status=Game.Status.ACTIVE,
-        reminder_sent_at__isnull=True,
         turn_deadline__gt=now,
-    ).filter(
-        Q(days_per_move=1, turn_deadline__lte=now + REMINDER_BEFORE / 2)
-        | Q(days_per_move__gt=1, turn_deadline__lte=now + REMINDER_BEFORE)
+        turn_deadline__lte=now + REMINDER_LOOKAHEAD,
     )
     for game in list(due):
-        claimed = Game.objects.filter(
-            pk=game.pk,
-            ply=game.ply,
-            status=Game.Status.ACTIVE,
-            reminder_sent_at__isnull=True,
-        ).update(reminder_sent_at=now)
+        user = _user_to_move(game)
+        if user is None or not any(channels(user, "reminder")):
+            continue
+        hours_due = []
+        for hours in user.reminder_hours:
+            moment = reminder_time(user, game, hours)
+            if moment is not None and moment <= now:
+                hours_due.append(hours)
+        claimed = [
+            hours
+            for hours in hours_due
+            if claim(
+                user=user,
+                game=game,
+                kind=Notice.Kind.REMINDER,
+                key=_reminder_key(game, hours),
+            )
+        ]
         if not claimed:
             continue
-        user = _user_to_move(game)
-        if _wants_email(user, "reminder") and _safely(
-            "reminder", lambda g=game, u=user: emails.send_reminder(user=u, game=g)
-        ):
-            report.reminders += 1
+        sent = notify_reminder(user=user, game=game, hours=min(claimed))
+        report.reminders += bool(sent.emails or sent.pushes)
+        report.pushes += sent.pushes
+    Notice.objects.filter(
+        kind=Notice.Kind.REMINDER, sent_at__lt=now - NOTICES_KEPT
+    ).delete()
 
 
 def process_turn_emails(report: Report) -> None:
+    """ "Your move", by e-mail and push, for each turn not told yet: the task
+    queued when the turn began (``notify.tasks.turn_started``) has usually told
+    it already; this catches the turns whose task was lost."""
+    from notify.services import notify_turn
+    from notify.tasks import claim_turn
+
     due = Game.objects.filter(status=Game.Status.ACTIVE, turn_email_sent=False)
     for game in list(due):
-        claimed = Game.objects.filter(
-            pk=game.pk, ply=game.ply, turn_email_sent=False
-        ).update(turn_email_sent=True)
-        if not claimed:
+        if not claim_turn(game_id=game.pk, ply=game.ply):
             continue
         user = _user_to_move(game)
-        if _wants_email(user, "turn") and _safely(
-            "turn", lambda g=game, u=user: emails.send_turn(user=u, game=g)
-        ):
-            report.turn_emails += 1
+        if user is None:
+            continue
+        sent = notify_turn(user=user, game=game)
+        report.turn_emails += sent.emails
+        report.pushes += sent.pushes
 
 
 def process_digests(report: Report) -> None:
@@ -153,7 +227,7 @@ def process_digests(report: Report) -> None:
 
 def process_deadlines() -> Report:
     """One pass: timeouts first (they start new turns), computers' turns that
-    waited too long (``tasks.process_computer_turns``), then the e-mails."""
+    waited too long (``tasks.process_computer_turns``), then the notifications."""
     report = Report()
     process_timeouts(report)
     report.computer_turns = tasks.process_computer_turns()
@@ -174,7 +248,7 @@ def run_once() -> Report | None:
     finally:
         close_old_connections()
     if any((report.timeouts, report.reminders, report.turn_emails)) or (
-        report.computer_turns
+        report.computer_turns or report.pushes
     ):
         logger.info("deadlines: %s", report)
     return report

@@ -36,6 +36,13 @@ from .ratings import ratings_update_for_game
 from .selectors import game_engine, seats_with_users
 
 
+def _notify_enqueue(name: str, *args: Any) -> None:
+    """Queue a notification task after commit (issue #18: ``notify.tasks``)."""
+    from notify.tasks import enqueue
+
+    transaction.on_commit(functools.partial(enqueue, name, *args))
+
+
 class GameActionError(Exception):
     """An action the site refuses; ``message`` is translated, for the player."""
 
@@ -131,13 +138,14 @@ def game_create(
                 seat = Seat(game=game, number=number)
             seats.append(seat)
         Seat.objects.bulk_create(seats)
-        _start_if_full(game, seats)
+        _start_if_full(game, seats, by=creator.pk)
         for user in invitees:
             transaction.on_commit(
                 functools.partial(
                     notifications.invited, game_id=game.pk, user_id=user.pk
                 )
             )
+            _notify_enqueue("invited", game.pk, user.pk)
     return game
 
 
@@ -159,7 +167,7 @@ def game_join(*, game_id: int, user: User) -> Game:
         seat.user = user
         seat.invite_status = Seat.Invite.JOINED
         seat.save(update_fields=["user", "invite_status"])
-        _start_if_full(game, seats)
+        _start_if_full(game, seats, by=user.pk)
         _ring_if_waiting(game)
     return game
 
@@ -193,7 +201,7 @@ def game_invitation_respond(*, game_id: int, user: User, accept: bool) -> Game:
 def _accept(game: Game, seat: Seat, seats: list[Seat]) -> Game:
     seat.invite_status = Seat.Invite.JOINED
     seat.save(update_fields=["invite_status"])
-    _start_if_full(game, seats)
+    _start_if_full(game, seats, by=seat.user_id)
     _ring_if_waiting(game)
     return game
 
@@ -222,8 +230,9 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _start_if_full(game: Game, seats: list[Seat]) -> None:
-    """All seats joined: pick the first player at random and deal round 1."""
+def _start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> None:
+    """All seats joined: pick the first player at random and deal round 1.
+    ``by``: whose action filled the last seat (told nothing of the start)."""
     if any(s.invite_status != Seat.Invite.JOINED for s in seats):
         return
     rng = _system_rng()
@@ -233,6 +242,7 @@ def _start_if_full(game: Game, seats: list[Seat]) -> None:
     game.started_at = clock.now()
     _append_events(game, engine, [], rng=rng, seats=seats)
     game.save()
+    _notify_enqueue("game_started", game.pk, by)
 
 
 # -------------------------------------------------------------------- play
@@ -376,6 +386,8 @@ def _append_events(
         )
     else:
         game.computer_turn_since = None
+    if game.status == Game.Status.ACTIVE and not game.turn_email_sent:
+        _notify_enqueue("turn_started", game.pk, game.ply)  # "your move"
     # Doorbells for people's pages only: nobody reads a computer's.
     people = {n: uid for n, uid in users.items() if n not in computers}
     _notify_after_commit(game, people)
@@ -565,6 +577,8 @@ def game_finish(
     game.turn_deadline = None
     game.computer_turn_since = None
     ratings_update_for_game(game=game)
+    if not game.imported:
+        _notify_enqueue("game_finished", game.pk)
 
 
 # -------------------------------------------------------------- deadlines

@@ -1,0 +1,101 @@
+"""Push subscriptions, sent notices and open game pages (issue #18)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (``PushManager.subscribe``): where to
+    post (``endpoint``, the browser vendor's push service) and the keys the
+    message is encrypted with (RFC 8291). A player has one per device they
+    turned push on in; one the push service reports gone (404/410) is deleted."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
+    )
+    endpoint = models.URLField(max_length=2000, unique=True)
+    p256dh = models.CharField(
+        max_length=200, help_text="The browser's P-256 public key, base64url."
+    )
+    auth = models.CharField(
+        max_length=100, help_text="The browser's authentication secret, base64url."
+    )
+    user_agent = models.CharField(
+        max_length=200, blank=True, help_text="Which browser, as its player sees it."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.user_agent or self.endpoint[:40]}"
+
+    def subscription_info(self) -> dict[str, object]:
+        """The subscription as pywebpush (and the browser's ``toJSON()``) spell it."""
+        return {
+            "endpoint": self.endpoint,
+            "keys": {"p256dh": self.p256dh, "auth": self.auth},
+        }
+
+
+class Notice(models.Model):
+    """A notification that went out and must not go again: the claim each sender
+    makes first (an INSERT on a unique key, like the deadline job's guarded
+    UPDATEs), so a second run or a second process sends nothing.
+
+    ``key`` tells the occasions of one kind apart: for a reminder the turn (ply),
+    its deadline and the hours before it (``"12@1764950400/4h"``)."""
+
+    class Kind(models.TextChoices):
+        REMINDER = "reminder"
+        INVITED = "invited"
+        STARTED = "started"
+        FINISHED = "finished"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="notices"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    key = models.CharField(max_length=60, blank=True, default="")
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game", "kind", "key"], name="notice_once"
+            )
+        ]
+        indexes = [models.Index(fields=["kind", "sent_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key} to {self.user_id} in game {self.game_id}"
+
+
+class GamePage(models.Model):
+    """A game page a signed-in player has open: its socket (``/ws/games/<id>/``,
+    ``games.consumers.GameConsumer``) adds the row on connect, refreshes
+    ``seen_at`` every few minutes and deletes it on disconnect
+    (``notify.presence``). No push goes out about a game while its player has a
+    fresh row for it: the board on their screen already says it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    game_id = models.BigIntegerField()
+    channel_name = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "game_id", "seen_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on game {self.game_id}"

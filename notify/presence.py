@@ -1,0 +1,100 @@
+"""Which game pages a player has open, so no push goes out about the game on
+their screen (issue #18).
+
+The game page's socket (``games.consumers.GameConsumer``) calls
+:func:`page_opened` on connect and :func:`page_closed` on disconnect; in between
+it refreshes its row every ``REFRESH`` (:func:`keep_fresh`). A row is taken as an
+open page while it is younger than ``STALE``: a server process that died without
+closing its sockets stops hiding pushes within minutes, not after Daphne's
+socket timeout. Sockets of visitors who are not signed in are not recorded.
+Rows are in the database, so every server process and the task worker see them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from games import clock
+
+from .models import GamePage
+
+logger = logging.getLogger(__name__)
+
+REFRESH = timedelta(minutes=4)
+STALE = timedelta(minutes=10)
+
+
+def watching(*, user_id: int, game_id: int) -> bool:
+    """``user_id`` has the page of ``game_id`` open (in any browser)."""
+    return GamePage.objects.filter(
+        user_id=user_id, game_id=game_id, seen_at__gt=clock.now() - STALE
+    ).exists()
+
+
+def _open(user_id: int, game_id: int, channel_name: str) -> None:
+    GamePage.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"user_id": user_id, "game_id": game_id, "seen_at": clock.now()},
+    )
+    # Rows a dead process left behind, long stale: tidy up.
+    GamePage.objects.filter(seen_at__lt=clock.now() - 10 * STALE).delete()
+
+
+def _touch(channel_name: str) -> None:
+    GamePage.objects.filter(channel_name=channel_name).update(seen_at=clock.now())
+
+
+def _close(channel_name: str) -> None:
+    GamePage.objects.filter(channel_name=channel_name).delete()
+
+
+class PageWatch:
+    """An open game page of a signed-in player, while its socket lives."""
+
+    def __init__(self, channel_name: str) -> None:
+        self.channel_name = channel_name
+        self.refresher: asyncio.Task[None] | None = None
+
+    async def keep_fresh(self) -> None:
+        while True:
+            await asyncio.sleep(REFRESH.total_seconds())
+            try:
+                await database_sync_to_async(_touch)(self.channel_name)
+            except Exception:
+                logger.exception("could not refresh an open game page")
+
+
+async def page_opened(
+    *, user: Any, game_id: int, channel_name: str
+) -> PageWatch | None:
+    """Record that ``user`` opened the page of ``game_id`` (nothing for a
+    visitor); a failure is logged: the page works, pushes just are not held."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    watch = PageWatch(channel_name)
+    try:
+        await database_sync_to_async(_open)(user.pk, game_id, channel_name)
+    except Exception:
+        logger.exception("could not record an open game page")
+        return None
+    watch.refresher = asyncio.ensure_future(watch.keep_fresh())
+    return watch
+
+
+async def page_closed(watch: PageWatch | None) -> None:
+    if watch is None:
+        return
+    if watch.refresher is not None:
+        watch.refresher.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await watch.refresher
+    try:
+        await database_sync_to_async(_close)(watch.channel_name)
+    except Exception:
+        logger.exception("could not forget a closed game page")

@@ -1,0 +1,59 @@
+"""Sending one Web Push message (pywebpush: RFC 8291 aes128gcm encryption and a
+VAPID signature, RFC 8292). Called by the task worker and the deadline job, never
+in a request: a push service may take seconds to answer."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import requests
+from django.conf import settings
+from pywebpush import WebPushException, webpush
+
+from games import clock
+
+from . import vapid
+from .models import PushSubscription
+
+logger = logging.getLogger(__name__)
+
+GONE = (404, 410)
+"""What a push service answers for a subscription that no longer exists
+(RFC 8030 §7.3 and the vendors' documentation): it is deleted."""
+
+
+def send_push(
+    subscription: PushSubscription, payload: dict[str, Any], *, ttl: int = 86400
+) -> bool:
+    """Post ``payload`` (JSON, encrypted for this browser) to its push service;
+    whether the service took it. A gone subscription is deleted; any other
+    failure is logged (the e-mail, if chosen, still goes)."""
+    try:
+        webpush(
+            subscription_info=subscription.subscription_info(),
+            data=json.dumps(payload, ensure_ascii=False),
+            vapid_private_key=vapid.signer(),
+            # A fresh dict: pywebpush writes "aud" and "exp" into it.
+            vapid_claims={"sub": settings.VAPID_SUBJECT},
+            content_encoding="aes128gcm",
+            ttl=max(0, int(ttl)),
+            timeout=settings.PUSH_TIMEOUT,
+            headers={"Urgency": "normal"},
+        )
+    except WebPushException as error:
+        status = error.response.status_code if error.response is not None else None
+        if status in GONE:
+            logger.info("push subscription %s is gone (%s)", subscription.pk, status)
+            PushSubscription.objects.filter(pk=subscription.pk).delete()
+        else:
+            logger.warning(
+                "push to subscription %s failed: %s", subscription.pk, status
+            )
+        return False
+    except (requests.RequestException, ValueError) as error:
+        logger.warning("push to subscription %s failed: %s", subscription.pk, error)
+        return False
+    PushSubscription.objects.filter(pk=subscription.pk).update(last_used_at=clock.now())
+    return True

@@ -1,0 +1,126 @@
+"""Background tasks that send notifications (django-tasks, as ``games.tasks``).
+
+``games.services`` queues them after the commit of the change they tell of
+(``transaction.on_commit``), so no request waits for a push service or an SMTP
+server. Each claims its occasion before sending (the turn by the guarded UPDATE
+of ``Game.turn_email_sent`` that the deadline job also makes, the others by a
+``Notice`` row), so a task run twice, or beside the deadline job, sends once.
+A turn whose task was lost is still told by the deadline job's next pass
+(``games.jobs.process_turn_emails``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django_tasks import task
+
+from accounts.models import User
+from games.models import Game, Seat
+
+from . import services
+from .models import Notice
+
+logger = logging.getLogger(__name__)
+
+
+def user_to_move(game: Game) -> User | None:
+    if game.seat_to_move is None:
+        return None
+    seat = (
+        Seat.objects.select_related("user")
+        .filter(game=game, number=game.seat_to_move)
+        .first()
+    )
+    return seat.user if seat is not None else None
+
+
+def claim_turn(*, game_id: int, ply: int) -> bool:
+    """Claim the "your move" notice of the turn at ``ply`` (once, whoever asks)."""
+    return bool(
+        Game.objects.filter(
+            pk=game_id, ply=ply, status=Game.Status.ACTIVE, turn_email_sent=False
+        ).update(turn_email_sent=True)
+    )
+
+
+@task()
+def turn_started(game_id: int, ply: int) -> str:
+    """Tell the player to move in ``game_id`` at ``ply`` that it is their move."""
+    if not claim_turn(game_id=game_id, ply=ply):
+        return "told already"
+    game = Game.objects.get(pk=game_id)
+    user = user_to_move(game)
+    if user is None:
+        return "nobody to tell"
+    sent = services.notify_turn(user=user, game=game)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+def _people(game: Game) -> list[User]:
+    return [
+        seat.user
+        for seat in game.seats.select_related("user").order_by("number")
+        if seat.user is not None and not seat.user.is_computer
+    ]
+
+
+@task()
+def invited(game_id: int, user_id: int) -> str:
+    """Tell ``user_id`` they were invited to ``game_id`` (while it waits)."""
+    game = Game.objects.select_related("creator").filter(pk=game_id).first()
+    user = User.objects.filter(pk=user_id).first()
+    if game is None or user is None or game.status != Game.Status.OPEN:
+        return "stale"
+    if not services.claim(user=user, game=game, kind=Notice.Kind.INVITED):
+        return "told already"
+    sent = services.notify_invited(user=user, game=game)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+@task()
+def game_started(game_id: int, started_by: int | None = None) -> str:
+    """Tell the players of ``game_id`` it started: not the one whose action
+    started it, nor the one to move (their "your move" says it)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status == Game.Status.OPEN:
+        return "stale"
+    to_move = user_to_move(game)
+    sent = services.Sent()
+    for user in _people(game):
+        if user.pk in (started_by, to_move.pk if to_move else None):
+            continue
+        if services.claim(user=user, game=game, kind=Notice.Kind.STARTED):
+            sent += services.notify_game_started(user=user, game=game)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+@task()
+def game_finished(game_id: int) -> str:
+    """Tell every player of ``game_id`` it is over, with the final standings."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return "stale"
+    sent = services.Sent()
+    for user in _people(game):
+        if services.claim(user=user, game=game, kind=Notice.Kind.FINISHED):
+            sent += services.notify_finished(user=user, game=game)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+QUEUED: dict[str, Any] = {
+    "turn_started": turn_started,
+    "invited": invited,
+    "game_started": game_started,
+    "game_finished": game_finished,
+}
+
+
+def enqueue(name: str, *args: Any) -> None:
+    """Queue the task ``name`` (after a commit). A queue that is down is logged:
+    a turn is still told by the deadline job; the other notices are lost."""
+    try:
+        QUEUED[name].enqueue(*args)
+    except Exception:
+        logger.exception("could not queue the %s notification %s", name, args)

@@ -1,0 +1,225 @@
+"""The installable site and push subscriptions (issue #18).
+
+- ``/manifest.webmanifest``: the web app manifest, its names in the page's
+  language (``?lang=``, as ``base.html`` links it).
+- ``/sw.js``: the service worker, served from the site's root so its scope is
+  every page (``Service-Worker-Allowed: /``); it shows pushes, opens the game on
+  a click, and answers a page load with the offline page when the network fails.
+- ``/offline/``: that page (no player data in it: the worker keeps a copy).
+- ``/notify/subscribe/`` and ``/notify/unsubscribe/``: a signed-in player's
+  browser adds or removes its push subscription (JSON, CSRF-protected); the
+  settings page removes one by its id (a plain form).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from .models import PushSubscription
+
+THEME_COLOUR = "#1d2330"
+BACKGROUND_COLOUR = "#f7f4ee"
+
+
+@require_GET
+def manifest(request: HttpRequest) -> HttpResponse:
+    language = request.GET.get("lang", "")
+    if language not in dict(settings.LANGUAGES):
+        language = translation.get_language() or settings.LANGUAGE_CODE
+    with translation.override(language):
+        data = {
+            "id": "/",
+            "name": _("Azul by correspondence"),
+            "short_name": _("Azul"),
+            "description": _(
+                "Play Azul and Azul: Summer Pavilion by correspondence, one move "
+                "at a time."
+            ),
+            "lang": language,
+            "dir": "rtl" if translation.get_language_bidi() else "ltr",
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "theme_color": THEME_COLOUR,
+            "background_color": BACKGROUND_COLOUR,
+            "icons": [
+                {
+                    "src": static(f"img/icon-{size}.png"),
+                    "sizes": f"{size}x{size}",
+                    "type": "image/png",
+                    "purpose": "any maskable",
+                }
+                for size in (192, 512)
+            ],
+        }
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    script = render_to_string(
+        "notify/sw.js",
+        {
+            "offline_url": reverse("offline"),
+            "icon_url": static("img/icon-192.png"),
+            "badge_url": static("img/badge-96.png"),
+            "precache": [
+                reverse("offline"),
+                static("css/site.css"),
+                static("img/icon-192.png"),
+            ],
+        },
+    )
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    # A new version of the worker is picked up at the next page load.
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "notify/offline.html")
+
+
+# ------------------------------------------------------------- subscriptions
+
+
+def _key(value: Any, length: int) -> str | None:
+    """A base64url key of ``length`` bytes (padding optional), else None."""
+    if not isinstance(value, str) or len(value) > 200:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return value.rstrip("=") if len(raw) == length else None
+
+
+def _endpoint(value: Any) -> str | None:
+    """A push service's address: https (http only where ``PUSH_ALLOW_HTTP``,
+    a local run or the tests' stand-in push service)."""
+    if not isinstance(value, str) or not 0 < len(value) <= 2000:
+        return None
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return None
+    schemes = ("https", "http") if settings.PUSH_ALLOW_HTTP else ("https",)
+    if parts.scheme not in schemes or not parts.hostname or "\x00" in value:
+        return None
+    return value
+
+
+def _browser_label(user_agent: str) -> str:
+    """ "Firefox on Android": enough for a player to tell their devices apart."""
+    browsers = (
+        ("Edg/", "Edge"),
+        ("OPR/", "Opera"),
+        ("SamsungBrowser", "Samsung Internet"),
+        ("Firefox/", "Firefox"),
+        ("Chrome/", "Chrome"),
+        ("Chromium/", "Chromium"),
+        ("Safari/", "Safari"),
+    )
+    systems = (
+        ("Android", "Android"),
+        ("iPhone", "iOS"),
+        ("iPad", "iPadOS"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "macOS"),
+        ("CrOS", "ChromeOS"),
+        ("Linux", "Linux"),
+    )
+    browser = next((name for mark, name in browsers if mark in user_agent), "")
+    system = next((name for mark, name in systems if mark in user_agent), "")
+    if browser and system:
+        return _("%(browser)s on %(system)s") % {"browser": browser, "system": system}
+    return browser or system or _("A browser")
+
+
+def _json_body(request: HttpRequest) -> dict[str, Any] | None:
+    try:
+        data = json.loads(request.body.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _refused(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+@require_POST
+def subscribe(request: HttpRequest) -> JsonResponse:
+    """Store this browser's subscription (``PushSubscription.toJSON()``) for the
+    signed-in player; the same endpoint again updates it (it may have been
+    another account's in the same browser)."""
+    if not request.user.is_authenticated:
+        return _refused(_("Log in to turn on notifications."), 403)
+    data = _json_body(request)
+    keys = data.get("keys") if data is not None else None
+    if data is None or not isinstance(keys, dict):
+        return _refused(_("That subscription could not be read."), 400)
+    endpoint = _endpoint(data.get("endpoint"))
+    p256dh = _key(keys.get("p256dh"), 65)
+    auth = _key(keys.get("auth"), 16)
+    if endpoint is None or p256dh is None or auth is None:
+        return _refused(_("That subscription could not be read."), 400)
+    label = _browser_label(request.headers.get("User-Agent", "")[:500])
+    subscription, created = PushSubscription.objects.update_or_create(
+        endpoint=endpoint,
+        defaults={
+            "user": request.user,
+            "p256dh": p256dh,
+            "auth": auth,
+            "user_agent": label[:200],
+        },
+    )
+    return JsonResponse(
+        {"id": subscription.pk, "device": subscription.user_agent},
+        status=201 if created else 200,
+    )
+
+
+@require_POST
+def unsubscribe(request: HttpRequest) -> HttpResponse:
+    """Remove a subscription of the signed-in player: the browser's own (JSON
+    ``{"endpoint": …}``) or, from the settings page, one by its id."""
+    if not request.user.is_authenticated:
+        return _refused(_("Log in to change your notifications."), 403)
+    mine = PushSubscription.objects.filter(user=request.user)
+    if request.content_type == "application/json":
+        data = _json_body(request)
+        endpoint = data.get("endpoint") if data is not None else None
+        if not isinstance(endpoint, str) or len(endpoint) > 2000:
+            return _refused(_("That subscription could not be read."), 400)
+        deleted, _rows = mine.filter(endpoint=endpoint).delete()
+        return JsonResponse({"deleted": deleted})
+    number = request.POST.get("subscription", "")
+    if number.isascii() and number.isdigit() and len(number) < 19:
+        deleted, _rows = mine.filter(pk=int(number)).delete()
+    else:
+        deleted = 0
+    if deleted:
+        messages.success(request, _("That device will get no more notifications."))
+    else:
+        messages.error(request, _("That device was not found."))
+    return redirect("settings")
