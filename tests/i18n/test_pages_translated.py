@@ -1,12 +1,17 @@
-"""Every main page, rendered in vi, pt-br and ko, shows no English UI text.
+"""Every main page, rendered in vi, pt-br and ko, shows no English UI text and
+no word the glossary rejects.
 
 The English words of the UI are taken from the catalog's msgids (minus words
 that the translations keep, such as "Azul" or "UTC"); any of them left in a
-page's visible text or its labels (title, aria-label, placeholder, alt) fails.
+page's visible text or its labels (title, aria-label, placeholder, alt) fails,
+and so does any word of GLOSSARY.md's "Words we do not use". Both games' boards
+are drawn in mid-play: a classic game with tiles on the lines and the floor, a
+Summer Pavilion game where the viewer is placing tiles.
 """
 
 from __future__ import annotations
 
+import random
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,6 +21,9 @@ import polib
 import pytest
 from django.conf import settings
 from django.test import Client
+
+from tests.games.helpers import pavilion_choose, play_random_moves
+from tests.i18n.test_catalogs import _rejected_words, rejected_in
 
 LANGUAGES = {"vi": "vi", "pt-br": "pt_BR", "ko": "ko"}
 WORD = re.compile(r"[A-Za-z]{3,}")
@@ -70,6 +78,41 @@ class _Text(HTMLParser):
             self.chunks.append(data.strip())
 
 
+def _visible(html: str) -> list[str]:
+    parser = _Text()
+    parser.feed(html)
+    return parser.chunks
+
+
+def rejected_left(html: str, language: str) -> list[str]:
+    """Chunks of a page that use a word GLOSSARY.md rejects for ``language``."""
+    rows = [(w, a) for lang, w, a in _rejected_words() if lang == language]
+    return [
+        chunk
+        for chunk in _visible(html)
+        if any(rejected_in(chunk, word, allowed) for word, allowed in rows)
+    ]
+
+
+def _pavilion_placing(game: Any, viewer: Any) -> Any:
+    """Play ``game`` on until ``viewer`` is to place a tile, with a tile placed."""
+    from games import selectors, services
+
+    rng = random.Random(3)
+    for _step in range(500):
+        game = selectors.game_get(game_id=game.pk)
+        engine = selectors.game_engine(game)
+        mover = game.seats.all()[game.seat_to_move].user
+        if engine.phase == "place" and mover == viewer and any(engine.boards):
+            return game
+        event = pavilion_choose(engine, rng).to_event()
+        event.pop("seat")
+        services.game_play_move(
+            game_id=game.pk, user=mover, move=event, expected_ply=game.ply
+        )
+    raise AssertionError("no placing position reached")
+
+
 def english_left(html: str, words: set[str]) -> list[str]:
     parser = _Text()
     parser.feed(html)
@@ -88,6 +131,10 @@ def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
     classic = start_game(users[:2], "classic", rated=True)
     grey = start_game(users[2:4], "classic-grey")
     pavilion = start_game(users[:2], "pavilion")
+    classic_mid = play_random_moves(
+        start_game(users[:2], "classic"), random.Random(7), 6
+    )
+    pavilion_mid = _pavilion_placing(start_game(users[:2], "pavilion"), users[0])
     finished = start_game(users[1:3], "classic")
     services.game_resign(game_id=finished.pk, user=users[1])
     services.game_create(
@@ -103,6 +150,9 @@ def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
         f"/games/{classic.pk}/",
         f"/games/{grey.pk}/",
         f"/games/{pavilion.pk}/",
+        f"/games/{classic_mid.pk}/",
+        f"/games/{pavilion_mid.pk}/",
+        f"/games/{classic_mid.pk}/replay/",
         f"/games/{finished.pk}/",
         f"/games/{finished.pk}/replay/",
         f"/games/{pavilion.pk}/replay/",
@@ -131,7 +181,7 @@ def test_main_pages_show_no_english_ui_text(
     client = client_for(user)
     words = _english_words()
     assert {"factory", "pattern", "floor", "archive", "resign"} <= words
-    leftovers = {}
+    leftovers, rejected = {}, {}
     for url in urls:
         response = client.get(url)
         assert response.status_code == 200, url
@@ -139,7 +189,11 @@ def test_main_pages_show_no_english_ui_text(
         found = english_left(response.content.decode(), words)
         if found:
             leftovers[url] = found[:5]
+        found = rejected_left(response.content.decode(), LANGUAGES[language])
+        if found:
+            rejected[url] = found[:5]
     assert not leftovers, leftovers
+    assert not rejected, rejected
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -166,3 +220,37 @@ def test_signed_out_pages_show_no_english_ui_text(language: str, db: Any) -> Non
 def test_the_check_finds_english_in_an_english_page(db: Any) -> None:
     html = Client().get("/rules/classic/").content.decode()
     assert "Pattern lines (1 to 5 spaces)" in english_left(html, _english_words())
+
+
+def test_the_check_finds_a_rejected_word_in_a_page() -> None:
+    html = "<p>Chọn gạch từ trung tâm.</p><p>Đặt lên ngôi sao trung tâm, ô 2</p>"
+    assert rejected_left(html, "vi") == ["Chọn gạch từ trung tâm."]
+    assert rejected_left("<h2>공장 3</h2><h2>진열대 3</h2>", "ko") == ["공장 3"]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "finished on {date}"),
+        ("vi", "kết thúc ngày {date}"),
+        ("pt-br", "encerrada em {date}"),
+        ("ko", "{date} 종료"),
+    ],
+)
+def test_recently_finished_games_say_when_they_finished(
+    language: str, said: str, make_user: Any, start_game: Any, client_for: Any
+) -> None:
+    from django.utils import formats, translation
+
+    from games import services
+
+    user, other = make_user("thao", language=language), make_user("minji")
+    game = start_game([user, other], "classic")
+    services.game_resign(game_id=game.pk, user=other)
+    game.refresh_from_db()
+    html = client_for(user).get("/").content.decode()
+    finished = html.split('id="h-finished"', 1)[1].split("</section>", 1)[0]
+    with translation.override(language):
+        date = formats.date_format(game.finished_at, "SHORT_DATE_FORMAT")
+    meta = " ".join(_visible(finished.split('class="meta"', 1)[1].split("</span>")[0]))
+    assert meta.endswith("— " + said.format(date=date)), meta
