@@ -22,10 +22,10 @@ class SignUpForm(UserCreationForm):
     )
 
     # Filled by static/js/notify.js from the browser (Intl.DateTimeFormat); an
-    # empty or unknown zone is UTC, changeable in the settings.
-    time_zone = forms.CharField(
+    # empty or unknown zone is UTC, changeable in the settings (a plain Field:
+    # nothing the player cannot see can refuse the form).
+    time_zone = forms.Field(
         required=False,
-        max_length=64,
         widget=forms.HiddenInput(attrs={"data-browser-time-zone": ""}),
     )
 
