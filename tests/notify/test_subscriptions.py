@@ -124,7 +124,9 @@ def test_subscribing_needs_a_login_and_the_csrf_token(players, browser_for):
         '{"endpoint": 5, "keys": {}}',
         '{"endpoint": "https://push.example/1", "keys": []}',
         '{"endpoint": "https://push.example/1", "keys": {"p256dh": "x", "auth": "y"}}',
-        '{"endpoint": "ftp://push.example/1", "keys": {"p256dh": "BAAA", "auth": "AAAA"}}',
+        json.dumps(
+            {"endpoint": "ftp://push.example/1", "keys": {"p256dh": "BA", "auth": "AA"}}
+        ),
         json.dumps({"endpoint": "https://" + "a" * 3000, "keys": {}}),
         b"\xff\xfe",
     ],
