@@ -87,3 +87,16 @@ def test_a_local_run_makes_its_vapid_key_once(settings, tmp_path):
     assert vapid.keys() == first  # read back, not made again
     assert vapid.public_key_of(first[0]) == first[1]
     assert len(vapid.signer().sign({"sub": "mailto:a@b.c", "aud": "https://x.y"})) == 1
+
+
+def test_the_check_refuses_a_vapid_pair_that_does_not_match(settings):
+    from notify import vapid
+    from notify.checks import vapid_keys_match
+
+    assert vapid_keys_match() == []  # the tests' own pair
+    settings.VAPID_PUBLIC_KEY = vapid.public_key_of(vapid.generate_private_key())
+    assert [e.id for e in vapid_keys_match()] == ["notify.E003"]
+    settings.VAPID_PRIVATE_KEY = "not a key"
+    assert [e.id for e in vapid_keys_match()] == ["notify.E002"]
+    settings.VAPID_PRIVATE_KEY = ""
+    assert [e.id for e in vapid_keys_match()] == ["notify.E001"]
