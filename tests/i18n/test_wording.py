@@ -207,11 +207,14 @@ WHEN = datetime(2026, 12, 4, 8, 33)
 
 
 def test_templates_name_their_date_formats() -> None:
-    """``|date`` takes a format name (DATE_FORMAT…), never an English order."""
+    """``|date`` (and ``|zoned``, the date in the player's time zone) takes a
+    format name (DATE_FORMAT…), never an English order."""
     used = {
         (str(path.relative_to(settings.BASE_DIR)), fmt)
         for path in Path(settings.BASE_DIR, "templates").rglob("*.*")
-        for fmt in re.findall(r"\|date:\"([^\"]*)\"", path.read_text(encoding="utf-8"))
+        for fmt in re.findall(
+            r"\|(?:date|zoned):\"([^\"]*)\"", path.read_text(encoding="utf-8")
+        )
     }
     assert used, "no |date in the templates"
     assert {(path, fmt) for path, fmt in used if fmt not in FORMAT_SETTINGS} == set()
