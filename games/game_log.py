@@ -107,5 +107,5 @@ def _log_sizes(
     for count, event in enumerate(events[: max(wanted)], start=1):
         before.apply_event(event)
         if count in wanted:
-            sizes[count] = len(before.log)
+            sizes[count] = before.log_size()
     return sizes

@@ -77,7 +77,7 @@ def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay
     scores: list[list[int]] = []
     for index, event in enumerate(events):
         engine.apply_event(event)
-        log_ends.append(len(engine.log))
+        log_ends.append(engine.log_size())
         scores.append(list(engine.scores))
         if index + 1 == ply:
             snapshot = engine.copy()

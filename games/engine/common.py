@@ -159,6 +159,10 @@ class Game(Protocol):
         """What each event did, in facts (the families word it for players)."""
         ...
 
+    def log_size(self) -> int:
+        """How many entries ``log`` has, without building them."""
+        ...
+
     def standing_keys(self) -> list[tuple[int, ...]]:
         """Each seat's standing now, bigger is better (score, then tie-breaks)."""
         ...

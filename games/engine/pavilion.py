@@ -635,6 +635,10 @@ class PavilionGame:
             for item in self._history[start:]
         ]
 
+    def log_size(self) -> int:
+        """How many entries ``log`` has."""
+        return len(self.log)
+
     def copy(self) -> PavilionGame:
         """An independent copy (list copies only)."""
         other = PavilionGame.__new__(PavilionGame)
