@@ -34,9 +34,9 @@ from games.engine.classic import (
 from games.engine.common import CENTER
 
 from .words import (
+    from_source_label,
     line_label,
     overflow_text,
-    source_label,
     tile,
     tiles_colour,
 )
@@ -292,19 +292,19 @@ def _preview(
     words = {
         "count": entry["count"],
         "colour": tiles_colour(take.colour, entry["count"]),
-        "source": source_label(take.source),
+        "from_source": from_source_label(take.source),
         "line": line_label(take.line),
     }
     if take.line == FLOOR:
         text = ngettext(
-            "%(count)s %(colour)s tile from %(source)s to the floor.",
-            "%(count)s %(colour)s tiles from %(source)s to the floor.",
+            "%(count)s %(colour)s tile %(from_source)s to the floor.",
+            "%(count)s %(colour)s tiles %(from_source)s to the floor.",
             entry["count"],
         )
     else:
         text = ngettext(
-            "%(count)s %(colour)s tile from %(source)s on %(line)s.",
-            "%(count)s %(colour)s tiles from %(source)s on %(line)s.",
+            "%(count)s %(colour)s tile %(from_source)s on %(line)s.",
+            "%(count)s %(colour)s tiles %(from_source)s on %(line)s.",
             entry["count"],
         )
     overflow = entry["count"] - entry["placed"]
@@ -365,8 +365,8 @@ def live_context(
             selected = None
         overflows: set[int] = set()
         # Each phrase translated once for all the groups.
-        chosen_text = _("%(colour)s from %(source)s")
-        take_text = _("Take %(count)s %(colour)s from %(source)s")
+        chosen_text = _("%(colour)s %(from_source)s")
+        take_text = _("Take %(count)s %(colour)s %(from_source)s")
         place_text = _("Place %(tiles)s on:")
         sources: dict[int, str] = {}
         for group in _all_groups(position):
@@ -377,8 +377,8 @@ def live_context(
             overflows.update(n for n in lines.values() if n)
             source = sources.get(key[0])
             if source is None:
-                source = sources[key[0]] = source_label(key[0])
-            words = {"colour": group["tiles"][0]["name"], "source": source}
+                source = sources[key[0]] = from_source_label(key[0])
+            words = {"colour": group["tiles"][0]["name"], "from_source": source}
             chosen = chosen_text % words
             group["choice"] = {
                 "selected": key == selected,

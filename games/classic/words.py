@@ -71,11 +71,12 @@ def tile(colour: int) -> dict[str, str]:
     }
 
 
-def source_label(source: int) -> str:
-    """``the centre`` or ``factory 3`` (factory index 2)."""
+def from_source_label(source: int) -> str:
+    """``from the centre`` or ``from factory 3``: the preposition goes with the
+    source, since languages contract it ("do centro", "da fábrica 3")."""
     if source == CENTER:
-        return _("the centre")
-    return _("factory %(number)s") % {"number": source + 1}
+        return _("from the centre")
+    return _("from factory %(number)s") % {"number": source + 1}
 
 
 def line_label(line: int) -> str:
@@ -102,7 +103,7 @@ class LogWords:
     def __init__(self, names: Sequence[str]) -> None:
         self.names = names
         self.colours = [colour_name(colour) for colour in range(len(COLOURS))]
-        self.take = _("%(player)s took %(count)s %(colour)s from %(source)s → %(dest)s")
+        self.take = _("%(player)s took %(count)s %(colour)s %(from_source)s → %(dest)s")
         self.take_to_floor = _("; %(count)s to the floor")
         self.take_to_lid = _("; %(count)s to the lid")
         self.take_marker = _("; took the first-player marker")
@@ -124,7 +125,7 @@ class LogWords:
     def source(self, source: int) -> str:
         label = self._sources.get(source)
         if label is None:
-            label = self._sources[source] = source_label(source)
+            label = self._sources[source] = from_source_label(source)
         return label
 
     def line(self, line: int) -> str:
@@ -144,7 +145,7 @@ class LogWords:
                 "player": names[entry["seat"]],
                 "count": entry["count"],
                 "colour": self.colour(entry["colour"]),
-                "source": self.source(entry["source"]),
+                "from_source": self.source(entry["source"]),
                 "dest": self.line(line),
             }
             if line != FLOOR and entry["to_floor"]:

@@ -37,10 +37,10 @@ from .words import (
     colour_label,
     colour_letter,
     error_message,
+    from_source_label,
     list_colours,
     payment_label,
     points_text,
-    source_label,
     space_label,
     star_label,
     structure_label,
@@ -440,8 +440,8 @@ def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]
     return {
         "source": "center" if move.source == CENTER else str(move.source),
         "colour": COLOURS[move.colour],
-        "title": _("Take %(tiles)s from %(source)s")
-        % {"tiles": tiles_text, "source": source_label(move.source)},
+        "title": _("Take %(tiles)s %(from_source)s")
+        % {"tiles": tiles_text, "from_source": from_source_label(move.source)},
         "notes": notes,
         "tiles": [tile(c, c == wild) for c in order for _n in range(brought[c])],
     }

@@ -157,10 +157,12 @@ def list_colours(names: Sequence[str]) -> str:
     return ", ".join(colour_label(name) for name in names) or _("nothing")
 
 
-def source_label(source: int | str) -> str:
+def from_source_label(source: int | str) -> str:
+    """``from the centre`` or ``from factory 3``: the preposition goes with the
+    source, since languages contract it ("do centro", "da fábrica 3")."""
     if source in ("center", CENTER):
-        return _("the centre")
-    return _("factory %(number)s") % {"number": int(source) + 1}
+        return _("from the centre")
+    return _("from factory %(number)s") % {"number": int(source) + 1}
 
 
 def payment_label(colour: str, wilds: int, cost: int, wild: str) -> str:
@@ -269,10 +271,10 @@ def _describe_take(entry: Mapping[str, Any], player: str, wild_name: str) -> str
             taken += " + " + _("1 %(colour)s (wild)") % {
                 "colour": colour_label(wild_name)
             }
-    text = _("%(player)s took %(tiles)s from %(source)s") % {
+    text = _("%(player)s took %(tiles)s %(from_source)s") % {
         "player": player,
         "tiles": taken,
-        "source": source_label(entry["from"]),
+        "from_source": from_source_label(entry["from"]),
     }
     if entry.get("to_centre"):
         text += "; " + ngettext(

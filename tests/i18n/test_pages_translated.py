@@ -103,7 +103,8 @@ def _pavilion_placing(game: Any, viewer: Any) -> Any:
         game = selectors.game_get(game_id=game.pk)
         engine = selectors.game_engine(game)
         mover = game.seats.all()[game.seat_to_move].user
-        if engine.phase == "place" and mover == viewer and any(engine.boards):
+        placed = any(colour >= 0 for board in engine.boards for colour in board)
+        if engine.phase == "place" and mover == viewer and placed:
             return game
         event = pavilion_choose(engine, rng).to_event()
         event.pop("seat")

@@ -16,7 +16,7 @@ from django.utils import formats, translation
 from django.utils.formats import FORMAT_SETTINGS
 
 from games.classic import words as classic_words
-from games.engine.common import EngineError
+from games.engine.common import CENTER, EngineError
 from games.pavilion import words as pavilion_words
 
 LANGUAGES = ("en", "vi", "pt-br", "ko")
@@ -246,3 +246,35 @@ def test_portuguese_dates_keep_djangos_order() -> None:
             "4 de Dezembro de 2026 às 08:33"
         )
         assert formats.date_format(WHEN, "SHORT_DATE_FORMAT") == "04/12/2026"
+
+
+def test_the_source_of_a_take_carries_its_preposition() -> None:
+    """Portuguese contracts "de" with the source: "do centro", "da fábrica 2"."""
+    take = {
+        "type": "take",
+        "seat": 0,
+        "count": 3,
+        "colour": "red",
+        "source": CENTER,
+        "line": 1,
+        "to_floor": 0,
+        "to_lid": 0,
+        "marker": False,
+    }
+    pavilion_take = {"type": "take", "seat": 0, "colour": "blue", "tiles": 2}
+    pavilion_take |= {"wild": False, "from": 1}
+    with translation.override("pt-br"):
+        assert classic_words.describe_entry(take, ["ana"]) == (
+            "ana pegou 3 × vermelho do centro da mesa → linha 2"
+        )
+        assert pavilion_words.describe_entries([pavilion_take], ["ana"]) == [
+            "ana pegou 2 × azul da fábrica 2"
+        ]
+    with translation.override("ko"):
+        assert classic_words.describe_entry(take, ["ana"]) == (
+            "ana: 중앙에서 빨강 3개 → 2번 줄"
+        )
+    with translation.override("en"):
+        assert pavilion_words.describe_entries([pavilion_take], ["ana"]) == [
+            "ana took 2 blue from factory 2"
+        ]
