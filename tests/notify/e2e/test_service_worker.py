@@ -131,3 +131,28 @@ def test_sign_up_takes_the_browsers_time_zone(browser: Browser, live_url: str):
     page.get_by_role("button", name="Log out").wait_for()
     assert User.objects.get(username="minji").time_zone == "Asia/Seoul"
     context.close()
+
+
+def test_the_settings_page_offers_push_in_this_browser(
+    browser: Browser, live_url: str, make_user
+):
+    from playwright.sync_api import expect
+
+    from tests.e2e.test_live_board import PASSWORD, log_in
+
+    make_user("ana", PASSWORD)
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    log_in(page, live_url, "ana")
+    page.goto(f"{live_url}/accounts/settings/")
+    expect(page.locator("[data-push-status]")).to_have_text(
+        "Push notifications are off in this browser."
+    )
+    expect(
+        page.get_by_role("button", name="Turn on push in this browser")
+    ).to_be_visible()
+    expect(
+        page.get_by_role("button", name="Turn off push in this browser")
+    ).to_be_hidden()
+    context.close()
