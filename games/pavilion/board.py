@@ -535,6 +535,7 @@ def _pass_preview(
     score = engine.scores[seat]
     return {
         "kept_label": list_colours(entry["kept"]),
+        "kept_count": len(entry["kept"]),
         "discarded": discarded,
         "lost": lost,
         "summary": ngettext(

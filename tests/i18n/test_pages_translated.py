@@ -255,3 +255,21 @@ def test_recently_finished_games_say_when_they_finished(
         date = formats.date_format(game.finished_at, "SHORT_DATE_FORMAT")
     meta = " ".join(_visible(finished.split('class="meta"', 1)[1].split("</span>")[0]))
     assert meta.endswith("— " + said.format(date=date)), meta
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "You keep no tile on your corners."),
+        ("vi", "Bạn không giữ viên nào ở các góc."),
+        ("pt-br", "Você não guarda nenhum azulejo nos cantos."),
+        ("ko", "모서리에 보관하는 타일이 없습니다."),
+    ],
+)
+def test_a_pass_that_keeps_nothing_says_so(
+    language: str, said: str, make_user: Any, start_game: Any, client_for: Any
+) -> None:
+    users = [make_user("thao", language=language), make_user("minji")]
+    game = _pavilion_placing(start_game(users, "pavilion"), users[0])
+    html = client_for(users[0]).get(f"/games/{game.pk}/").content.decode()
+    assert said in _visible(html)
