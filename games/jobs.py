@@ -154,14 +154,22 @@ def process_reminders(report: Report) -> None:
         turn_deadline__gt=now,
         turn_deadline__lte=now + REMINDER_LOOKAHEAD,
     )
-    for game in list(due):
+    games = list(due)
+    # Claims already made: not tried again each pass (the INSERT stays the guard).
+    made = set(
+        Notice.objects.filter(
+            kind=Notice.Kind.REMINDER, game__in=[g.pk for g in games]
+        ).values_list("game_id", "key")
+    )
+    for game in games:
         user = _user_to_move(game)
         if user is None or not any(channels(user, "reminder")):
             continue
         hours_due = []
         for hours in user.reminder_hours:
             moment = reminder_time(user, game, hours)
-            if moment is not None and moment <= now:
+            key = _reminder_key(game, hours)
+            if moment is not None and moment <= now and (game.pk, key) not in made:
                 hours_due.append(hours)
         claimed = [
             hours
