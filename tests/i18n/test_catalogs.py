@@ -144,96 +144,286 @@ def test_glossary_lists_the_game_terms_in_every_language() -> None:
 
 # ------------------------------------------------------------ the glossary
 
-CHOSEN = [
-    # (msgctxt, msgid, language, the glossary's word the translation uses)
-    (None, "Azul: Summer Pavilion", "vi", "Azul: Summer Pavilion"),
-    (None, "Azul: Summer Pavilion", "pt_BR", "Azul: Pavilhão de Verão"),
-    (None, "Azul: Summer Pavilion", "ko", "아줄: 여름 별장"),
-    (None, "How to play Azul: Summer Pavilion", "ko", "아줄: 여름 별장"),
-    (None, "Factory %(number)s", "vi", "Nhà máy %(number)s"),
-    (None, "Factory %(number)s", "pt_BR", "Fábrica %(number)s"),
-    (None, "Factory %(number)s", "ko", "진열대 %(number)s"),
-    (None, "Factories and centre", "ko", "타일 진열대"),
-    (None, "Choose tiles from a factory or the centre.", "ko", "타일 진열대"),
-    (None, "Centre", "vi", "Giữa bàn"),
-    (None, "Centre", "pt_BR", "Centro"),
-    (None, "Centre", "ko", "중앙"),
-    (None, "%(count)s tile goes to the centre.", "vi", "ra giữa bàn"),
-    (None, "centre star", "vi", "ngôi sao trung tâm"),
-    (None, "Pattern lines", "vi", "Dòng mẫu"),
-    (None, "Pattern lines", "pt_BR", "Linhas de padrão"),
-    (None, "Pattern lines", "ko", "보관대"),
-    (None, "Floor line", "vi", "Dòng sàn"),
-    (None, "Floor line", "pt_BR", "Linha de chão"),
-    (None, "Floor line", "ko", "바닥"),
-    (None, "Wall", "vi", "Tường"),
-    (None, "Wall", "pt_BR", "Parede"),
-    (None, "Wall", "ko", "벽면"),
-    (None, "2. Tiling the wall", "vi", "Xếp gạch lên tường"),
-    (None, "2. Tiling the wall", "ko", "벽면 꾸미기"),
-    (None, "Your board", "ko", "개인 게임판"),
-    (None, "first-player marker", "vi", "token bắt đầu"),
-    (None, "first-player marker", "pt_BR", "marcador de primeiro jogador"),
-    (None, "first-player marker", "ko", "시작 플레이어 타일"),
-    (None, "start token", "vi", "token bắt đầu"),
-    (None, "start token", "pt_BR", "marcador de primeiro jogador"),
-    (None, "start token", "ko", "시작 플레이어 타일"),
-    (None, "Start-token penalty", "pt_BR", "marcador de primeiro jogador"),
-    (None, "Bag and lid", "vi", "nắp hộp"),
-    (None, "Bag and lid", "pt_BR", "tampa da caixa"),
-    (None, "Bag and lid", "ko", "상자 뚜껑"),
-    (None, "the supply is empty", "vi", "ô cung cấp"),
-    (None, "the supply is empty", "pt_BR", "reserva"),
-    (None, "the supply is empty", "ko", "공급처"),
-    (
-        None,
-        "2 to 4 players decorate their pavilion in exactly six rounds. Everyone "
-        "starts with 5 points; no penalty takes a score below 1. Whoever has the "
-        "most points after round 6 wins; ties are shared.",
-        "vi",
-        "tòa Summer Pavilion",
-    ),
-    (
-        None,
-        "2 to 4 players decorate their pavilion in exactly six rounds. Everyone "
-        "starts with 5 points; no penalty takes a score below 1. Whoever has the "
-        "most points after round 6 wins; ties are shared.",
-        "ko",
-        "여름 별장",
-    ),
-    (None, "red star", "pt_BR", "estrela vermelha"),
-    (None, "yellow star", "pt_BR", "estrela amarela"),
-    (None, "Rated", "vi", "Xếp hạng"),
-    (None, "Unrated", "vi", "Không xếp hạng"),
-    (None, "Rated", "pt_BR", "Válida para rating"),
-    (None, "Pass", "vi", "Bỏ lượt"),
-    (None, "Go", "vi", "Đến"),
-    (None, "Position %(ply)s of %(last)s", "vi", "Bước %(ply)s/%(last)s"),
-    (None, "Position %(ply)s of %(last)s", "ko", "%(ply)s / %(last)s번째 수"),
-    (None, "Scores at this position", "ko", "이 시점"),
-    (None, "Your move.", "ko", "내 차례"),
-    (None, "It is not your turn.", "ko", "내 차례"),
-    (None, "Sign up", "pt_BR", "Cadastre-se"),
-    (None, "Replay", "pt_BR", "Rever a partida"),
-]
+LONG_PAVILION_RULE = (
+    "2 to 4 players decorate their pavilion in exactly six rounds. Everyone starts "
+    "with 5 points; no penalty takes a score below 1. Whoever has the most points "
+    "after round 6 wins; ties are shared."
+)
+ROWS = {
+    # GLOSSARY.md's main table, row by row (its English column): a message that
+    # uses the row's word in each language, and the word, which must also be in
+    # that row's cell for the language.
+    "Azul / Azul: Summer Pavilion": [
+        ("Azul: Summer Pavilion", "vi", "Azul: Summer Pavilion"),
+        ("Azul: Summer Pavilion", "pt_BR", "Azul: Pavilhão de Verão"),
+        ("Azul: Summer Pavilion", "ko", "아줄: 여름 별장"),
+        ("How to play Azul: Summer Pavilion", "ko", "아줄: 여름 별장"),
+    ],
+    "tile": [
+        ("Bag: %(n)s tile", "vi", "viên"),
+        ("Bag: %(n)s tile", "pt_BR", "azulejo"),
+        ("Bag: %(n)s tile", "ko", "타일"),
+    ],
+    "factory": [
+        ("Factory %(number)s", "vi", "Nhà máy"),
+        ("Factory %(number)s", "pt_BR", "Fábrica"),
+        ("Factory %(number)s", "ko", "진열대"),
+        ("Factories and centre", "ko", "타일 진열대"),
+        ("Choose tiles from a factory or the centre.", "ko", "타일 진열대"),
+    ],
+    "centre (of the table)": [
+        ("Centre", "vi", "Giữa bàn"),
+        ("from the centre", "vi", "từ giữa bàn"),
+        ("%(count)s tile goes to the centre.", "vi", "ra giữa bàn"),
+        ("Centre", "pt_BR", "Centro"),
+        ("Centre", "ko", "중앙"),
+    ],
+    "pattern lines": [
+        ("Pattern lines", "vi", "Dòng mẫu"),
+        ("Pattern lines", "pt_BR", "Linhas de padrão"),
+        ("Pattern lines", "ko", "보관대"),
+    ],
+    "floor line": [
+        ("Floor line", "vi", "Dòng sàn"),
+        ("Floor line", "pt_BR", "Linha de chão"),
+        ("Floor line", "ko", "바닥"),
+    ],
+    "wall": [
+        ("Wall", "vi", "Tường"),
+        ("Wall", "pt_BR", "Parede"),
+        ("Wall", "ko", "벽면"),
+    ],
+    "player board": [
+        ("Your board", "vi", "Bảng"),
+        ("Your board", "pt_BR", "tabuleiro"),
+        ("Your board", "ko", "개인 게임판"),
+    ],
+    "row / column (of the wall)": [
+        ("Row bonus", "vi", "hàng"),
+        ("Column bonus", "vi", "cột"),
+        ("Row bonus", "pt_BR", "linha"),
+        ("Column bonus", "pt_BR", "coluna"),
+        ("Row bonus", "ko", "가로줄"),
+        ("Column bonus", "ko", "세로줄"),
+    ],
+    "first-player marker, start token": [
+        ("first-player marker", "vi", "token bắt đầu"),
+        ("start token", "vi", "token bắt đầu"),
+        ("first-player marker", "pt_BR", "marcador de primeiro jogador"),
+        ("start token", "pt_BR", "marcador de primeiro jogador"),
+        ("Start-token penalty", "pt_BR", "marcador de primeiro jogador"),
+        ("first-player marker", "ko", "시작 플레이어 타일"),
+        ("start token", "ko", "시작 플레이어 타일"),
+    ],
+    "bag": [
+        ("Bag and lid", "vi", "Túi"),
+        ("Bag and lid", "pt_BR", "Saco"),
+        ("Bag and lid", "ko", "주머니"),
+    ],
+    "box lid": [
+        ("Bag and lid", "vi", "nắp hộp"),
+        ("Bag and lid", "pt_BR", "tampa da caixa"),
+        ("Bag and lid", "ko", "상자 뚜껑"),
+    ],
+    "round": [
+        ("Round %(round)s.", "vi", "Vòng"),
+        ("Round %(round)s.", "pt_BR", "Rodada"),
+        ("Round %(round)s.", "ko", "라운드"),
+    ],
+    "phase 2 of Azul, tiling the wall": [
+        ("2. Tiling the wall", "vi", "Xếp gạch lên tường"),
+        ("2. Tiling the wall", "pt_BR", "Azulejar a parede"),
+        ("2. Tiling the wall", "ko", "벽면 꾸미기"),
+    ],
+    "star": [
+        ("Star bonuses", "vi", "ngôi sao"),
+        ("Star bonuses", "pt_BR", "estrela"),
+        ("Star bonuses", "ko", "별"),
+    ],
+    "a coloured star": [
+        ("red star", "vi", "ngôi sao đỏ"),
+        ("red star", "pt_BR", "estrela vermelha"),
+        ("yellow star", "pt_BR", "estrela amarela"),
+        ("red star", "ko", "빨강 별"),
+    ],
+    "centre star": [
+        ("centre star", "vi", "ngôi sao trung tâm"),
+        ("centre star", "pt_BR", "estrela central"),
+        ("centre star", "ko", "중앙 별"),
+    ],
+    "pillar": [
+        ("pillar of the %(star)s", "vi", "cột"),
+        ("pillar of the %(star)s", "pt_BR", "pilar"),
+        ("pillar of the %(star)s", "ko", "기둥"),
+    ],
+    "statue": [
+        ("statue between the %(a)s and the %(b)s", "vi", "tượng"),
+        ("statue between the %(a)s and the %(b)s", "pt_BR", "estátua"),
+        ("statue between the %(a)s and the %(b)s", "ko", "조각상"),
+    ],
+    "window": [
+        ("window of the %(star)s", "vi", "cửa sổ"),
+        ("window of the %(star)s", "pt_BR", "janela"),
+        ("window of the %(star)s", "ko", "창문"),
+    ],
+    "wild tile / wild colour": [
+        ("Wild tiles", "vi", "Gạch hoang dã"),
+        ("wild colour:", "vi", "màu hoang dã"),
+        ("Wild tiles", "pt_BR", "curinga"),
+        ("wild colour:", "pt_BR", "cor curinga"),
+        ("Wild tiles", "ko", "와일드 타일"),
+        ("wild colour:", "ko", "와일드 색"),
+    ],
+    "tower": [
+        ("Tower: %(n)s tile", "vi", "Tháp"),
+        ("Tower: %(n)s tile", "pt_BR", "Torre"),
+        ("Tower: %(n)s tile", "ko", "탑"),
+    ],
+    "supply": [
+        ("the supply is empty", "vi", "ô cung cấp"),
+        ("the supply is empty", "pt_BR", "reserva"),
+        ("the supply is empty", "ko", "공급처"),
+    ],
+    "pavilion (what players decorate)": [
+        (LONG_PAVILION_RULE, "vi", "tòa Summer Pavilion"),
+        (LONG_PAVILION_RULE, "pt_BR", "pavilhão"),
+        (LONG_PAVILION_RULE, "ko", "여름 별장"),
+    ],
+    "hand": [
+        ("Hand: %(n)s tile", "vi", "Trên tay"),
+        ("Hand: %(n)s tile", "pt_BR", "Mão"),
+        ("Hand: %(n)s tile", "ko", "손"),
+    ],
+    "corners (kept tiles)": [
+        ("Corners: %(n)s tile kept", "vi", "các góc"),
+        ("Corners: %(n)s tile kept", "pt_BR", "Cantos"),
+        ("Corners: %(n)s tile kept", "ko", "모서리"),
+    ],
+    "cost (of a space)": [
+        ("Place on the %(space)s (cost %(cost)s)", "vi", "giá"),
+        ("Place on the %(space)s (cost %(cost)s)", "pt_BR", "custo"),
+        ("Place on the %(space)s (cost %(cost)s)", "ko", "비용"),
+    ],
+    "pass": [
+        ("Pass", "vi", "Bỏ lượt"),
+        ("Pass", "pt_BR", "Passar"),
+        ("Pass", "ko", "패스"),
+    ],
+    "coloured side / grey side (wall)": [
+        ("Azul: Summer Pavilion (grey side)", "vi", "mặt xám"),
+        ("Azul (grey wall)", "vi", "tường xám"),
+        ("Azul: Summer Pavilion (grey side)", "pt_BR", "lado cinza"),
+        ("Azul (grey wall)", "pt_BR", "parede cinza"),
+        ("Azul: Summer Pavilion (grey side)", "ko", "회색 면"),
+        ("Azul (grey wall)", "ko", "회색 벽면"),
+    ],
+    "score, points": [
+        ("Score", "vi", "Điểm"),
+        ("Score", "pt_BR", "Pontuação"),
+        ("Score", "ko", "점수"),
+    ],
+    "rated game, unrated, rating": [
+        ("Rated", "vi", "Xếp hạng"),
+        ("Unrated", "vi", "Không xếp hạng"),
+        ("Rated", "pt_BR", "Válida para rating"),
+        ("Unrated", "pt_BR", "Sem rating"),
+        ("Unrated", "ko", "레이팅 미반영"),
+    ],
+    "resign": [
+        ("Resign", "vi", "Đầu hàng"),
+        ("Resign", "pt_BR", "Desistir"),
+        ("Resign", "ko", "기권"),
+    ],
+    "forfeit on time": [
+        ("forfeited on time", "vi", "bị xử thua do hết giờ"),
+        ("forfeited on time", "pt_BR", "por tempo"),
+        ("forfeited on time", "ko", "시간 초과로 기권"),
+    ],
+    "deadline": [
+        (
+            "The game ended on time: a player did not move before the deadline.",
+            "vi",
+            "hạn chót",
+        ),
+        (
+            "The game ended on time: a player did not move before the deadline.",
+            "pt_BR",
+            "prazo",
+        ),
+        (
+            "The game ended on time: a player did not move before the deadline.",
+            "ko",
+            "마감",
+        ),
+    ],
+    "game record": [
+        ("Download the game record", "vi", "biên bản ván chơi"),
+        ("Download the game record", "pt_BR", "registro da partida"),
+        ("Download the game record", "ko", "기보"),
+    ],
+    "replay; a step of it": [
+        ("Replay", "vi", "Xem lại"),
+        ("Position %(ply)s of %(last)s", "vi", "Bước %(ply)s/%(last)s"),
+        ("Go", "vi", "Đến"),
+        ("Replay", "pt_BR", "Rever a partida"),
+        ("Replay", "ko", "다시 보기"),
+        ("Position %(ply)s of %(last)s", "ko", "%(ply)s / %(last)s번째 수"),
+        ("Scores at this position", "ko", "이 시점"),
+    ],
+    "your move (addressing the player)": [
+        ("Your move.", "vi", "Đến lượt bạn"),
+        ("Your move.", "pt_BR", "Sua vez"),
+        ("Your move.", "ko", "내 차례"),
+        ("It is not your turn.", "ko", "내 차례"),
+        ("These games are waiting for your move:", "ko", "회원님"),
+    ],
+    "sign up": [
+        ("Sign up", "vi", "Đăng ký"),
+        ("Sign up", "pt_BR", "Cadastre-se"),
+        ("Sign up", "ko", "회원 가입"),
+    ],
+    "push notification, quiet hours, time zone": [
+        ("Quiet hours", "vi", "Giờ yên lặng"),
+        ("Time zone", "vi", "Múi giờ"),
+        ("Quiet hours", "pt_BR", "Horário de silêncio"),
+        ("Time zone", "pt_BR", "Fuso horário"),
+        ("Quiet hours", "ko", "방해 금지"),
+        ("Time zone", "ko", "시간대"),
+    ],
+}
+LANGUAGE_COLUMNS = {"vi": 1, "pt_BR": 2, "ko": 3}
+
+
+def _glossary_rows() -> dict[str, list[str]]:
+    """GLOSSARY.md's main table: English column → its cells."""
+    glossary = (ROOT / "locale" / "GLOSSARY.md").read_text()
+    table = glossary.split("| English | Tiếng Việt |", 1)[1].split("\n\n", 1)[0]
+    rows = {}
+    for line in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows[cells[0]] = cells
+    return rows
+
+
+def test_every_row_of_the_glossary_is_pinned() -> None:
+    assert set(_glossary_rows()) == set(ROWS)
 
 
 @pytest.mark.parametrize(
-    ("msgctxt", "msgid", "language", "word"),
-    CHOSEN,
-    ids=[f"{language}-{msgid[:30]}" for _c, msgid, language, _w in CHOSEN],
+    ("row", "msgid", "language", "word"),
+    [(row, *check) for row, checks in ROWS.items() for check in checks],
+    ids=[f"{check[1]}-{row[:24]}" for row, checks in ROWS.items() for check in checks],
 )
-def test_catalog_uses_the_glossary_word(
-    msgctxt: str | None, msgid: str, language: str, word: str
+def test_catalog_uses_the_word_of_its_glossary_row(
+    row: str, msgid: str, language: str, word: str
 ) -> None:
-    entry = _po(language).find(msgid, msgctxt=msgctxt)
+    entry = _po(language).find(msgid)
     assert entry is not None, msgid
-    for form in (
-        [entry.msgstr] if not entry.msgid_plural else entry.msgstr_plural.values()
-    ):
-        assert word in form
-    glossary = (ROOT / "locale" / "GLOSSARY.md").read_text().lower()
-    assert word.replace("%(number)s", "").strip().lower() in glossary, word
+    forms = [entry.msgstr] if not entry.msgid_plural else entry.msgstr_plural.values()
+    for form in forms:
+        assert word in form, (msgid, form)
+    cell = _glossary_rows()[row][LANGUAGE_COLUMNS[language]]
+    assert word.lower() in cell.lower(), (word, cell)
 
 
 def _rejected_words() -> list[tuple[str, str, str]]:
