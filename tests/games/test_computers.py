@@ -29,6 +29,9 @@ from .helpers import decide_every_move, move_event
 
 pytestmark = pytest.mark.django_db
 
+COMPUTER_MOVE = "games.tasks.computer_move"
+"""The computer's move task (the notifications queue tasks of their own)."""
+
 BADGE = re.compile(
     r'<abbr class="bot" title="([^"]+)" data-computer="(\w+)">BOT</abbr>'
 )
@@ -125,7 +128,7 @@ def test_a_game_against_a_computer_starts_at_once_and_queues_its_turns(
     strong = computer_player(level="strong")
     if game.seat_to_move == 1:  # the computer begins: its task is queued
         assert game.turn_deadline is None and game.computer_turn_since is not None
-        queued = DBTaskResult.objects.get()
+        queued = DBTaskResult.objects.get(task_path=COMPUTER_MOVE)
         assert queued.args_kwargs["args"] == [game.pk, game.ply]
         assert tasks.computer_move.call(game.pk, game.ply) == "played"
         game.refresh_from_db()
@@ -143,8 +146,7 @@ def test_a_game_against_a_computer_starts_at_once_and_queues_its_turns(
     game.refresh_from_db()
     assert game.seat_to_move == 1
     assert game.turn_deadline is None  # a computer never times out
-    queued = DBTaskResult.objects.get()
-    assert queued.task_path == "games.tasks.computer_move"
+    queued = DBTaskResult.objects.get(task_path=COMPUTER_MOVE)
     assert queued.args_kwargs["args"] == [game.pk, game.ply]
 
     ply = game.ply
@@ -297,14 +299,15 @@ def test_a_computer_never_times_out_gets_no_mail_and_a_late_turn_is_queued_again
     assert jobs.process_deadlines().computer_turns == 0
     later = games.clock.now() + timedelta(days=365)
     monkeypatch.setattr(games.clock, "now", lambda: later)
-    before = DBTaskResult.objects.count()
+    before = DBTaskResult.objects.filter(task_path=COMPUTER_MOVE).count()
     report = jobs.process_deadlines()
     assert (report.timeouts, report.reminders, report.turn_emails) == (0, 0, 0)
     assert mail.outbox == []
     # The task was lost (or its worker died): the job queued the turn again, once.
     assert report.computer_turns == 1
-    assert DBTaskResult.objects.count() == before + 1
-    assert DBTaskResult.objects.latest("enqueued_at").args_kwargs["args"] == [
+    computer_moves = DBTaskResult.objects.filter(task_path=COMPUTER_MOVE)
+    assert computer_moves.count() == before + 1
+    assert computer_moves.latest("enqueued_at").args_kwargs["args"] == [
         game.pk,
         ply,
     ]

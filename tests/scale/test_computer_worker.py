@@ -15,6 +15,7 @@ import signal
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django_tasks_db.models import DBTaskResult
@@ -30,6 +31,11 @@ from . import servers
 pytestmark = pytest.mark.django_db(transaction=True)
 
 QUICK = "0.2"  # the strong level's budget in the workers here, in seconds
+
+
+def _move_tasks() -> Any:
+    """The computer's move tasks (the notifications queue tasks of their own)."""
+    return DBTaskResult.objects.filter(task_path="games.tasks.computer_move")
 
 
 @pytest.fixture
@@ -108,7 +114,7 @@ def _computers_move_rings_the_page(
     _assert_the_computer_moved_at(game, ply)
     if not database_queue:
         return
-    results = DBTaskResult.objects.filter(task_path="games.tasks.computer_move")
+    results = _move_tasks()
     assert results.exists()
     assert {(r.status, r.return_value) for r in results} == {("SUCCESSFUL", "played")}
 
@@ -165,20 +171,21 @@ def test_the_worker_inside_the_server_rings_the_page_in_memory(game):
 def test_a_worker_killed_mid_decision_loses_nothing_and_the_move_is_made_once(
     game, monkeypatch, settings
 ):
-    # The person moves first, or the computer begins (its task is queued).
+    # The person moves first, or the computer begins (its task is queued). The
+    # notifications' own tasks (notify.tasks) are left out of the counts.
     ply = _persons_move(game) if _read(game).seat_to_move == 0 else _read(game).ply
-    assert DBTaskResult.objects.filter(status="READY").count() == 1
+    assert _move_tasks().filter(status="READY").count() == 1
 
     # A decision that would take ten minutes: the worker is killed inside it.
     slow = servers.server_env(redis=False, COMPUTER_STRONG_SECONDS="600")
     with servers.task_worker(slow) as worker:
-        _wait_until(lambda: DBTaskResult.objects.filter(status="RUNNING").exists())
+        _wait_until(lambda: _move_tasks().filter(status="RUNNING").exists())
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait(timeout=10)
     assert worker.process.returncode == -signal.SIGKILL
     game_now = _read(game)
     assert game_now.ply == ply and game_now.seat_to_move == 1
-    orphan = DBTaskResult.objects.get()
+    orphan = _move_tasks().get()
     assert orphan.status == "RUNNING"  # the database backend never runs it again
 
     # The deadline job queues the late turn again; a duplicate of it is harmless.
@@ -195,21 +202,17 @@ def test_a_worker_killed_mid_decision_loses_nothing_and_the_move_is_made_once(
     ) as worker:
         _wait_until(
             lambda: (
-                not DBTaskResult.objects.filter(status__in=["READY"]).exists()
+                not _move_tasks().filter(status__in=["READY"]).exists()
                 and _read(game).ply > ply
             )
         )
-        _wait_until(
-            lambda: DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 2
-        )
+        _wait_until(lambda: _move_tasks().filter(status="SUCCESSFUL").count() == 2)
     assert servers.errors_in(worker.stderr()) == []
 
     _assert_the_computer_moved_at(game, ply)
     assert Move.objects.filter(game=game, ply=ply).count() == 1
     returned = sorted(
-        DBTaskResult.objects.exclude(pk=orphan.pk).values_list(
-            "return_value", flat=True
-        )
+        _move_tasks().exclude(pk=orphan.pk).values_list("return_value", flat=True)
     )
     assert returned == ["played", "stale"]  # the move made once; the duplicate
     assert _read(game).computer_turn_since is None
