@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -109,25 +109,35 @@ def _my_seat_to_move(user: User) -> Exists:
     )
 
 
+# The lists of a player's own games start from the player's seats (the seat's
+# user index: their games, a few hundred rows) and reach each game by its key.
+# A condition on the game with an ``Exists`` over seats made the database walk
+# every game in progress (or every game) checking each one for the player's seat.
+
+
+def _awaiting_move(user: User) -> QuerySet[Game]:
+    """Games in progress where ``user``'s seat is the one to move (a join: one
+    seat per user and game, so no game twice)."""
+    return Game.objects.filter(
+        status=Game.Status.ACTIVE, seats__user=user, seats__number=F("seat_to_move")
+    )
+
+
 def game_list_awaiting_move(*, user: User) -> QuerySet[Game]:
     """Games where ``user`` is to move, most urgent deadline first."""
-    return _with_seats(
-        Game.objects.filter(status=Game.Status.ACTIVE)
-        .filter(_my_seat_to_move(user))
-        .order_by("turn_deadline", "pk")
-    )
+    return _with_seats(_awaiting_move(user).order_by("turn_deadline", "pk"))
 
 
 def game_list_waiting(*, user: User) -> QuerySet[Game]:
     """``user``'s games waiting for others: their moves, or players to join."""
-    mine = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    mine = Seat.objects.filter(user=user).filter(
+        Q(game__status=Game.Status.OPEN)
+        | (Q(game__status=Game.Status.ACTIVE) & ~Q(number=F("game__seat_to_move")))
+    )
     return _with_seats(
-        Game.objects.filter(Exists(mine))
-        .filter(
-            Q(status=Game.Status.OPEN)
-            | (Q(status=Game.Status.ACTIVE) & ~Q(_my_seat_to_move(user)))
+        Game.objects.filter(pk__in=mine.values("game_id")).order_by(
+            "turn_deadline", "-created_at"
         )
-        .order_by("turn_deadline", "-created_at")
     )
 
 
@@ -198,11 +208,7 @@ def game_version(*, game_id: int, user: Any) -> tuple[int, str] | None:
 
 
 def game_count_awaiting_move(*, user: User) -> int:
-    return (
-        Game.objects.filter(status=Game.Status.ACTIVE)
-        .filter(_my_seat_to_move(user))
-        .count()
-    )
+    return _awaiting_move(user).count()
 
 
 def seat_vacations(*, game: Game) -> dict[int, Any]:
