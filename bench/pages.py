@@ -1,7 +1,7 @@
 """Page latency with a big archive: every page kind a player reads.
 
     .venv/bin/python bench/pages.py [--games 100000] [--db /tmp/azul-pages.sqlite3]
-                                    [--requests 200]
+                                    [--requests 200] [--in-progress 0]
 
 Uses (and keeps, for the next run) its own SQLite database: migrates it and tops it
 up to ``--games`` finished games with ``manage.py fill_games`` (engine-played,
@@ -9,6 +9,12 @@ printing the insert rate), then times full page renders through Django's test
 client in this process (the request cycle, queries and templates; no HTTP server),
 ``--requests`` per page kind, and prints p50/p95. Target: p95 <= 50 ms on SQLite.
 Run by hand; not part of the test suite.
+
+``--in-progress N`` sets that many of the database's games back in progress
+(status, player to move, deadline; their boards stay the final ones), kept in
+the database, as on a site with N games being played: what the signed-in
+player's pages (the turn badge on every page, the home page's lists) must not
+grow with. Use another ``--db`` for it.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--db", default="/tmp/azul-pages.sqlite3")
     parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--in-progress", type=int, default=0)
     args = parser.parse_args()
     os.environ["DATABASE_URL"] = f"sqlite:///{args.db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
@@ -58,7 +65,13 @@ def main() -> int:
     if have < args.games:
         print(f"filling {args.games - have} games into {args.db} ...")
         call_command("fill_games", args.games - have, seed=have + 1)
-    print(f"{Game.objects.count()} games in {args.db}")
+    playing = Game.objects.filter(status=Game.Status.ACTIVE).count()
+    if playing < args.in_progress:
+        _set_in_progress(args.in_progress - playing)
+    print(
+        f"{Game.objects.count()} games in {args.db}, "
+        f"{Game.objects.filter(status=Game.Status.ACTIVE).count()} in progress"
+    )
 
     rng = random.Random(7)
     max_id = Game.objects.order_by("-id").values_list("id", flat=True).first() or 1
@@ -105,6 +118,9 @@ def main() -> int:
     def home() -> str:
         return "/"
 
+    def any_page() -> str:
+        return "/rules/classic/"
+
     client = Client()
     player = Client()  # a signed-in player's home: their games and invitations
     player.force_login(User.objects.get(username=rng.choice(names)))
@@ -118,8 +134,9 @@ def main() -> int:
         ("replay", replay),
         ("game page", game_page),
         ("home (signed in)", home),
+        ("rules (signed in)", any_page),
     ]:
-        browser = player if url_for is home else client
+        browser = player if url_for in (home, any_page) else client
         for _ in range(5):  # warm-up: templates, caches
             browser.get(url_for())
         times = []
@@ -135,6 +152,29 @@ def main() -> int:
         p95 = times[int(len(times) * 0.95) - 1]
         print(f"{label:<18} {p50:7.1f}ms {p95:7.1f}ms {times[-1]:7.1f}ms")
     return 0
+
+
+def _set_in_progress(count: int) -> None:
+    """Set ``count`` random finished games back in progress (see the module's
+    docstring)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    finished = list(
+        Game.objects.filter(status=Game.Status.FINISHED).values_list("pk", "players")
+    )
+    rng = random.Random(11)
+    deadline = timezone.now() + timedelta(days=3)
+    for pk, players in rng.sample(finished, min(count, len(finished))):
+        Game.objects.filter(pk=pk).update(
+            status=Game.Status.ACTIVE,
+            seat_to_move=rng.randrange(players),
+            turn_deadline=deadline,
+            finished_at=None,
+        )
 
 
 if __name__ == "__main__":
