@@ -253,6 +253,10 @@ LANGUAGES = [
     ("ko", _("Korean")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Date and time orders each language's readers expect where Django's own differ
+# (Vietnamese day/month/year with a 24-hour clock, Korean 오전/오후 before the
+# time): azulsite/formats/<language>/formats.py, see locale/GLOSSARY.md.
+FORMAT_MODULE_PATH = "azulsite.formats"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -220,11 +220,6 @@ def test_templates_name_their_date_formats() -> None:
     assert {(path, fmt) for path, fmt in used if fmt not in FORMAT_SETTINGS} == set()
 
 
-@pytest.mark.xfail(
-    not getattr(settings, "FORMAT_MODULE_PATH", None),
-    reason="azulsite/settings.py needs FORMAT_MODULE_PATH = 'azulsite.formats'",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("language", "name", "text"),
     [
