@@ -50,7 +50,13 @@ def seats_with_users(*, vacations: bool = False) -> Prefetch:
 
 
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
-    return queryset.prefetch_related(seats_with_users()).select_related("creator")
+    """A list of games as the lists draw them: seats and players, not the event
+    cache (``Game.state``, a whole game's events, which no list reads)."""
+    return (
+        queryset.defer("state")
+        .prefetch_related(seats_with_users())
+        .select_related("creator")
+    )
 
 
 def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
