@@ -34,7 +34,7 @@ from accounts.models import REMINDER_HOURS, User
 from accounts.timezones import zone_for
 
 from . import clock, emails, in_server, selectors, services, tasks
-from .models import Game, Seat
+from .models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -68,14 +68,7 @@ class Report:
 
 
 def _user_to_move(game: Game) -> User | None:
-    if game.seat_to_move is None:
-        return None
-    seat = (
-        Seat.objects.select_related("user")
-        .filter(game=game, number=game.seat_to_move)
-        .first()
-    )
-    return seat.user if seat is not None else None
+    return selectors.game_user_to_move(game=game)
 
 
 def _safely(action: str, send: object) -> bool:

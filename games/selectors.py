@@ -239,6 +239,19 @@ def seat_vacations(*, game: Game) -> dict[int, Any]:
     return ends
 
 
+def game_user_to_move(*, game: Game) -> User | None:
+    """The account of the seat to move in ``game`` (None between turns, or for
+    an imported seat)."""
+    if game.seat_to_move is None:
+        return None
+    seat = (
+        Seat.objects.select_related("user")
+        .filter(game=game, number=game.seat_to_move)
+        .first()
+    )
+    return seat.user if seat is not None else None
+
+
 def game_get_awaiting_move(*, user: User, game_id: int) -> Game | None:
     """Game ``game_id`` if ``user`` is to move in it, else None."""
     return (

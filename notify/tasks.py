@@ -17,23 +17,13 @@ from typing import Any
 from django_tasks import task
 
 from accounts.models import User
-from games.models import Game, Seat
+from games import selectors
+from games.models import Game
 
 from . import services
 from .models import Notice
 
 logger = logging.getLogger(__name__)
-
-
-def user_to_move(game: Game) -> User | None:
-    if game.seat_to_move is None:
-        return None
-    seat = (
-        Seat.objects.select_related("user")
-        .filter(game=game, number=game.seat_to_move)
-        .first()
-    )
-    return seat.user if seat is not None else None
 
 
 def claim_turn(*, game_id: int, ply: int) -> bool:
@@ -51,7 +41,7 @@ def turn_started(game_id: int, ply: int) -> str:
     if not claim_turn(game_id=game_id, ply=ply):
         return "told already"
     game = Game.objects.get(pk=game_id)
-    user = user_to_move(game)
+    user = selectors.game_user_to_move(game=game)
     if user is None:
         return "nobody to tell"
     sent = services.notify_turn(user=user, game=game)
@@ -86,7 +76,7 @@ def game_started(game_id: int, started_by: int | None = None) -> str:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status == Game.Status.OPEN:
         return "stale"
-    to_move = user_to_move(game)
+    to_move = selectors.game_user_to_move(game=game)
     sent = services.Sent()
     for user in _people(game):
         if user.pk in (started_by, to_move.pk if to_move else None):
