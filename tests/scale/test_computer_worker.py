@@ -115,6 +115,8 @@ def _computers_move_rings_the_page(
     if not database_queue:
         return
     results = _move_tasks()
+    # The page rings from inside the task; its worker marks it done just after.
+    _wait_until(lambda: not results.filter(status="RUNNING").exists())
     assert results.exists()
     assert {(r.status, r.return_value) for r in results} == {("SUCCESSFUL", "played")}
 
