@@ -6,3 +6,6 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  registers the admin address check

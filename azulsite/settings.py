@@ -1,10 +1,14 @@
 """Settings for azulsite, read from the environment with safe defaults for local use.
 
-Local use needs no environment at all: DEBUG is on, SQLite in ``db.sqlite3``, the
-in-memory channel layer, e-mail printed on the console. Production sets ``DEBUG=false``
-plus ``SECRET_KEY`` and ``ALLOWED_HOSTS`` (and usually ``DATABASE_URL``,
-``REDIS_URL``, ``EMAIL_HOST``); then the security settings below switch on and
-``manage.py check --deploy`` passes (``tests/accounts/test_settings.py``).
+Fail safe: ``DEBUG`` is off unless the environment turns it on, so a production
+that forgets it never runs with the development key (it refuses to start without
+``SECRET_KEY``). Local use sets ``DEBUG=true`` (the README's run command does;
+the tests' settings, ``tests/settings.py``, do too) and needs nothing else:
+SQLite in ``db.sqlite3``, the in-memory channel layer, e-mail printed on the
+console. Production sets ``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``ADMIN_URL`` (and
+usually ``DATABASE_URL``, ``REDIS_URL``, ``EMAIL_HOST``); the security settings
+below are on and ``manage.py check --deploy`` passes
+(``tests/accounts/test_settings.py``).
 """
 
 from __future__ import annotations
@@ -34,13 +38,15 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 _DEV_SECRET_KEY = "django-insecure-local-development-only-never-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY") or ""
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "Set SECRET_KEY when DEBUG is off (for a local run, set DEBUG=true)."
+        )
     SECRET_KEY = _DEV_SECRET_KEY
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
@@ -226,6 +232,12 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "games:home"
 LOGOUT_REDIRECT_URL = "games:home"
 
+# The admin's address (azulsite/urls.py). Production sets its own, so the
+# admin's log-in is not where every scanner looks (``check --deploy`` warns while
+# it is the default); its log-in is throttled like the site's (django-axes
+# counts every ``authenticate()``, tests/accounts/test_admin.py).
+ADMIN_URL = (os.environ.get("ADMIN_URL") or "admin").strip("/") + "/"
+
 # Login throttling: 5 failures for one username from one address lock it for 1 h.
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = 1
@@ -253,6 +265,10 @@ LANGUAGES = [
     ("ko", _("Korean")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language switcher's cookie (Django's set_language): never sent to another
+# site, and over HTTPS only in production (below), like the session's.
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 # Date and time orders each language's readers expect where Django's own differ
 # (Vietnamese day/month/year with a 24-hour clock, Korean 오전/오후 before the
 # time): azulsite/formats/<language>/formats.py, see locale/GLOSSARY.md.
@@ -437,6 +453,7 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    LANGUAGE_COOKIE_SECURE = env_bool("LANGUAGE_COOKIE_SECURE", True)
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
 

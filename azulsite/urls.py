@@ -1,5 +1,6 @@
 """Top-level URLs: the games app at the root, accounts under /accounts/."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
@@ -24,7 +25,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("rules/<str:family>/", rules_views.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("admin/", admin.site.urls),
+    path(settings.ADMIN_URL, admin.site.urls),
     path("favicon.ico", FaviconRedirect.as_view(), name="favicon"),
     # The installable site (issue #18): at the root, so the worker's scope is "/".
     path("manifest.webmanifest", notify_views.manifest, name="manifest"),

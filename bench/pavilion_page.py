@@ -26,6 +26,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
+os.environ.setdefault("DEBUG", "true")  # a throwaway in-process render
 
 import django  # noqa: E402
 

@@ -53,6 +53,16 @@ def test_switcher_without_account_uses_a_cookie(db: Any) -> None:
     assert html_lang(client.get("/")) == "pt-br"
 
 
+def test_the_switchers_cookie_stays_on_this_site(db: Any) -> None:
+    """Never sent along with another site's requests, never read by a script
+    (and over HTTPS only in production: tests/accounts/test_settings.py)."""
+    answer = Client().post("/accounts/language/", {"language": "ko", "next": "/"})
+    cookie = answer.cookies["django_language"]
+    assert cookie.value == "ko"
+    assert cookie["samesite"] == "Lax"
+    assert cookie["httponly"] is True
+
+
 def test_switcher_refuses_unknown_language_and_foreign_next(
     make_user: Any, client_for: Any
 ) -> None:
