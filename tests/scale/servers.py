@@ -14,7 +14,9 @@ import configparser
 import json
 import os
 import queue
+import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -305,3 +307,348 @@ class Page:
             message = self.next(max(0.0, deadline - time.monotonic()))
             if predicate(message):
                 return message
+
+
+# deploy/nginx.conf in front of the Daphne processes ---------------------------
+
+NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+PUBLIC_NAME = "azul.example.org"
+"""deploy/nginx.conf's ``server_name``: the clients send it, the site sees it."""
+
+
+def nginx_missing() -> str | None:
+    """Why the nginx tests cannot run here, or ``None``."""
+    if shutil.which("nginx") is None:
+        return "nginx is not installed"
+    return None
+
+
+def require_nginx() -> None:
+    """Skip without nginx, or fail where it must be there (``AZUL_REQUIRE_NGINX``)."""
+    reason = nginx_missing()
+    if reason:
+        if os.environ.get("AZUL_REQUIRE_NGINX"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
+def self_signed_certificate(directory: Path, name: str) -> tuple[Path, Path]:
+    """A certificate for ``name`` (and 127.0.0.1) and its key, as PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName(
+                [
+                    x509.DNSName(name),
+                    x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
+                ]
+            ),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "fullchain.pem", directory / "privkey.pem"
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+def _ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
+def _substitute(text: str, pattern: str, replacement: Any, count: int) -> str:
+    """``re.subn`` that insists on ``count`` matches: a test of the file as
+    written must fail, not test something else, when the file changes shape."""
+    new, found = re.subn(pattern, replacement, text, flags=re.MULTILINE)
+    assert found == count, f"deploy/nginx.conf: {pattern!r} found {found} times"
+    return new
+
+
+def deploy_nginx_conf(
+    *,
+    https_port: int,
+    http_port: int,
+    upstream_ports: Sequence[int],
+    certificate: Path,
+    key: Path,
+) -> str:
+    """``deploy/nginx.conf`` as written, with only what an installation changes
+    substituted: the listen ports (on the loopback addresses), the certificate
+    paths and the upstream's ports."""
+    text = NGINX_CONF.read_text()
+    v6 = _ipv6_loopback()
+
+    def listen(port: int) -> Any:
+        def replace(match: re.Match[str]) -> str:
+            address, rest = match.group(1), match.group(2)
+            if address == "[::]:":
+                return f"listen [::1]:{port}{rest}" if v6 else "# (no IPv6 here)"
+            return f"listen 127.0.0.1:{port}{rest}"
+
+        return replace
+
+    text = _substitute(text, r"listen (\[::\]:)?80\b([^;]*;)", listen(http_port), 2)
+    text = _substitute(text, r"listen (\[::\]:)?443\b([^;]*;)", listen(https_port), 2)
+    text = _substitute(
+        text, r"ssl_certificate\s+\S+;", f"ssl_certificate {certificate};", 1
+    )
+    text = _substitute(
+        text, r"ssl_certificate_key\s+\S+;", f"ssl_certificate_key {key};", 1
+    )
+    ports = iter(upstream_ports)
+    text = _substitute(
+        text,
+        r"^(\s*server\s+127\.0\.0\.1:)\d+;",
+        lambda m: f"{m.group(1)}{next(ports)};",
+        len(upstream_ports),
+    )
+    return text
+
+
+def nginx_main_conf(work: Path, site: str, *, worker_connections: int = 1024) -> str:
+    """A minimal main configuration around a site file, as Debian's
+    ``/etc/nginx/nginx.conf`` includes ``sites-enabled/`` inside ``http {}``,
+    for an nginx run by this user with everything in ``work``."""
+    temp = "\n".join(
+        f" {kind}_temp_path {work}/{kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    return (
+        f"pid {work}/nginx.pid;\nerror_log {work}/error.log warn;\n"
+        f"worker_processes 1;\nworker_rlimit_nofile {4 * worker_connections};\n"
+        f"events {{ worker_connections {worker_connections}; }}\n"
+        f"http {{\n access_log off;\n{temp}\n{site}\n}}\n"
+    )
+
+
+@dataclass
+class Proxy:
+    """nginx running ``deploy/nginx.conf``: where to reach it, and how to trust it."""
+
+    https_port: int
+    http_port: int
+    certificate: Path
+    conf: Path
+    error_log: Path
+    name: str = PUBLIC_NAME
+
+    def ssl_context(self) -> Any:
+        import ssl
+
+        context = ssl.create_default_context(cafile=str(self.certificate))
+        return context
+
+    def errors(self) -> str:
+        return (
+            self.error_log.read_text(errors="replace")
+            if self.error_log.exists()
+            else ""
+        )
+
+
+def nginx_test(conf: Path, work: Path) -> subprocess.CompletedProcess[str]:
+    """``nginx -t`` on a configuration."""
+    return subprocess.run(
+        ["nginx", "-t", "-p", str(work), "-c", str(conf)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+@contextmanager
+def deploy_nginx(
+    upstream_ports: Sequence[int], *, worker_connections: int = 1024
+) -> Iterator[Proxy]:
+    """nginx with ``deploy/nginx.conf`` (a certificate of its own) in front of
+    ``upstream_ports``, on free ports; ``nginx -t`` must pass first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        os.chmod(work, 0o755)  # nginx's workers keep their temporary files there
+        certificate, key = self_signed_certificate(work, PUBLIC_NAME)
+        https_port, http_port = free_port(), free_port()
+        site = deploy_nginx_conf(
+            https_port=https_port,
+            http_port=http_port,
+            upstream_ports=upstream_ports,
+            certificate=certificate,
+            key=key,
+        )
+        conf = work / "nginx.conf"
+        conf.write_text(
+            nginx_main_conf(work, site, worker_connections=worker_connections)
+        )
+        proxy = Proxy(https_port, http_port, certificate, conf, work / "error.log")
+        checked = nginx_test(conf, work)
+        if checked.returncode != 0:
+            raise RuntimeError(f"nginx -t failed:\n{checked.stderr}")
+        process = subprocess.Popen(
+            ["nginx", "-p", str(work), "-c", str(conf), "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", https_port), 0.5).close()
+                    break
+                except OSError:
+                    if process.poll() is not None:
+                        raise RuntimeError(f"nginx exited:\n{proxy.errors()}") from None
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("nginx did not start") from None
+                    time.sleep(0.05)
+            yield proxy
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    """The children's environment as production has it behind the proxy:
+    ``DEBUG`` off (HTTPS redirect, secure cookies, HSTS), the public name the
+    only allowed host, Redis for the channel layer and the rate-limit counters."""
+    import secrets
+
+    return server_env(
+        redis=True,
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS=PUBLIC_NAME,
+        ADMIN_URL=f"staff-{secrets.token_hex(4)}",
+        SITE_URL="",
+        STATICFILES_BACKEND="django.contrib.staticfiles.storage.StaticFilesStorage",
+        WHITENOISE_USE_FINDERS="true",
+        **extra,
+    )
+
+
+@dataclass
+class Response:
+    status: int
+    headers: Any
+    body: str
+
+
+class Browser:
+    """A client of the public site through the proxy, as a browser on port 443
+    sends it: ``Host`` and ``Origin`` carry the public name (no port), cookies
+    are kept. ``headers`` are added to every request (a forged
+    ``X-Forwarded-For``, say)."""
+
+    CSRF_RE = re.compile(r'"X-CSRFToken": "([^"]+)"')
+
+    def __init__(self, proxy: Proxy) -> None:
+        self.proxy = proxy
+        self.cookies: dict[str, str] = {}
+        self.csrf = ""
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        data: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Response:
+        import http.client
+        import http.cookies
+
+        connection = http.client.HTTPSConnection(
+            "127.0.0.1",
+            self.proxy.https_port,
+            context=self.proxy.ssl_context(),
+            timeout=30,
+        )
+        sent = {
+            "Host": self.proxy.name,
+            "Origin": f"https://{self.proxy.name}",
+            "Referer": f"https://{self.proxy.name}{path}",
+            **({"X-CSRFToken": self.csrf} if self.csrf else {}),
+            **(headers or {}),
+        }
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if data is not None:
+            body = urllib.parse.urlencode(data, doseq=True)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            connection.request(method, path, body=body, headers=sent)
+            answer = connection.getresponse()
+            text = answer.read().decode(errors="replace")
+        finally:
+            connection.close()
+        for value in answer.headers.get_all("Set-Cookie") or []:
+            jar: http.cookies.SimpleCookie = http.cookies.SimpleCookie()
+            jar.load(value)
+            for name, morsel in jar.items():
+                if morsel.value:
+                    self.cookies[name] = morsel.value
+                else:
+                    self.cookies.pop(name, None)
+        token = self.CSRF_RE.search(text)
+        if token:
+            self.csrf = token.group(1)
+        return Response(answer.status, answer.headers, text)
+
+    def get(self, path: str, **kwargs: Any) -> Response:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, data: dict[str, Any], **kwargs: Any) -> Response:
+        if not self.csrf:
+            self.get(path)  # the form's page sets the CSRF cookie and token
+        return self.request("POST", path, data=data, **kwargs)
+
+    def socket(self, path: str, **kwargs: Any) -> Any:
+        """A page's WebSocket through the proxy (``wss``, the public name)."""
+        from websockets.sync.client import connect
+        from websockets.typing import Origin
+
+        sock = socket.create_connection(("127.0.0.1", self.proxy.https_port), 10)
+        headers = {}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        return connect(
+            f"wss://{self.proxy.name}{path}",
+            sock=sock,
+            ssl=self.proxy.ssl_context(),
+            origin=Origin(f"https://{self.proxy.name}"),
+            additional_headers=headers,
+            open_timeout=10,
+            **kwargs,
+        )

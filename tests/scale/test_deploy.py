@@ -45,18 +45,30 @@ def test_nginx_sends_traffic_to_every_daphne_process_and_nowhere_else():
         assert "proxy_pass http://azul_daphne;" in _location(path)
 
 
-def test_nginx_passes_websocket_upgrades_and_the_client_address():
-    websocket = _location("/ws/")
-    assert "proxy_set_header Upgrade $http_upgrade;" in websocket
-    assert "proxy_set_header Connection $connection_upgrade;" in websocket
-    for header in ("X-Forwarded-For", "X-Forwarded-Proto"):
-        assert f"proxy_set_header {header} " in NGINX
+def test_nginx_sets_each_proxy_header_once_for_every_location():
+    """A location with a proxy_set_header of its own drops all the server's
+    (issue #23: the site got ``Host: azul_daphne`` and no X-Forwarded-*)."""
+    for path in ("/", "/ws/"):
+        assert "proxy_set_header" not in _location(path)
+    headers = re.findall(r"^\s*proxy_set_header\s+(\S+)\s+(.+);", NGINX, re.M)
+    names = [name for name, _ in headers]
+    assert len(names) == len(set(names))
+    assert dict(headers) == {
+        "Host": "$host",
+        # The address nginx saw, whatever the client wrote (never appended to).
+        "X-Forwarded-For": "$remote_addr",
+        "X-Forwarded-Proto": "$scheme",
+        "Upgrade": "$http_upgrade",
+        "Connection": "$connection_upgrade",
+    }
     assert re.search(r"client_max_body_size\s+\d+[km];", NGINX)
 
 
 def test_daphne_reads_proxy_headers_and_sockets_outlive_no_timeout():
     for argv in servers.daphne_commands():
         assert "--proxy-headers" in argv
+        # Only nginx may reach it: Daphne believes any X-Forwarded-For it gets.
+        assert argv[argv.index("-b") + 1] == "127.0.0.1"
         assert argv[-1] == "azulsite.asgi:application"
         websocket_timeout = int(argv[argv.index("--websocket_timeout") + 1])
         # A group membership outlives the socket it was made for (settings).
