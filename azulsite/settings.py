@@ -328,7 +328,22 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 #   BZPOPMIN for 5 s); redis-py 8 also times reads out after 5 s by default, which
 #   killed every idle socket (django/channels_redis#422). A 15 s read timeout
 #   never fires while Redis answers, and still notices a dead Redis.
+#
+# The Redis layer's connection pool, one per server process: CHANNEL_LAYER_
+# MAX_CONNECTIONS connections at most. A connection is held while a command is
+# under way: every socket's join (connect) and leave (disconnect), each ring,
+# and the process's one blocking read. redis-py's default of 100 refused a
+# quarter of the sockets opened in a burst through the proxy, and left a third
+# of those closed at once in their groups for a day (issue #23). Each socket has
+# at most one command under way, so a pool as large as the sockets a process
+# holds is never refused: 1,000 by default, the most one process is measured
+# holding (bench/README.md, ws.py); raise it with the process's sockets (and
+# its open-files limit, deploy/README.md). What still fails (Redis away) closes
+# the socket with 1013 and the page tries again later (games/consumers.py).
 CHANNEL_GROUP_EXPIRY = int(os.environ.get("CHANNEL_GROUP_EXPIRY") or 25 * 3600)
+CHANNEL_LAYER_MAX_CONNECTIONS = int(
+    os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS") or 1000
+)
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # The cache holds the rate-limit counters, so every server process must see the
@@ -354,7 +369,13 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 15,
+                        "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
+                    }
+                ],
                 "group_expiry": CHANNEL_GROUP_EXPIRY,
                 # Several sites (or test runs) can share one Redis server.
                 "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi"),
@@ -411,29 +432,63 @@ VAPID_KEY_FILE = Path(
     )
     / "vapid-private-key.txt"
 )
-# Push services are reached over https; plain http endpoints are accepted only
-# when this is on (a local run, or the tests' stand-in push service).
-PUSH_ALLOW_HTTP = env_bool("PUSH_ALLOW_HTTP", DEBUG)
-# Seconds to wait for a push service's answer (the task worker waits, no request).
-PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10") or 10)
+# Web push safety (issue #23, notify/endpoints.py). A browser names the push
+# service its messages go through and the worker posts there, so only the
+# browsers' own services are accepted: https, port 443, one of these hosts
+# ("*." = any name under it). Chrome, Opera and Samsung Internet use
+# fcm.googleapis.com (android.googleapis.com for old subscriptions), Firefox
+# updates.push.services.mozilla.com, Safari web.push.apple.com, Edge
+# *.notify.windows.com. At send time the name must resolve to public addresses
+# only, and the worker connects to the address it checked.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    [
+        "fcm.googleapis.com",
+        "android.googleapis.com",
+        "*.push.services.mozilla.com",
+        "*.push.apple.com",
+        "*.notify.windows.com",
+    ],
+)
+# Test-only: exact origins (scheme://host:port) whose push endpoints are taken
+# over http and on private addresses, for a stand-in push service (the tests'
+# runs on loopback). Production leaves it empty; `check --deploy` warns if not.
+PUSH_INSECURE_SERVICES = env_list("PUSH_INSECURE_SERVICES", [])
+# Seconds to wait for a push service: to connect (one lost SYN is retried after
+# 1 s), and for each read of its answer (they answer 201 within a second: they
+# queue the message, they do not deliver it first). 5 subscriptions at most per
+# account bound one notification's worst case to 5 x (3 + 5) s.
+PUSH_CONNECT_TIMEOUT = float(os.environ.get("PUSH_CONNECT_TIMEOUT") or 3)
+PUSH_READ_TIMEOUT = float(os.environ.get("PUSH_READ_TIMEOUT") or 5)
+# Browsers with push on per account: subscribing one more removes the oldest.
+PUSH_MAX_SUBSCRIPTIONS = int(os.environ.get("PUSH_MAX_SUBSCRIPTIONS") or 5)
 
-# Background tasks (django-tasks, the backport of Django 6's django.tasks): the
-# computer players' moves (games/tasks.py). The embedded default keeps the queue
-# in the site's own database (django-tasks-db): no extra service. Its worker is
-# `manage.py db_worker` (deploy/: one or more processes, with REDIS_URL so their
-# doorbells reach the pages), or, with TASK_WORKER_IN_SERVER, a loop inside the
-# Daphne process (the README's run command: the in-memory channel layer only
-# reaches this process's sockets, so its worker must live here too).
-# For several machines, TASKS_BACKEND=rq queues on Redis (django-tasks-rq, RQ):
-# workers are `manage.py rqworker default --job-class django_tasks_rq.Job`.
+# Background tasks (django-tasks, the backport of Django 6's django.tasks), on
+# two queues so that neither waits for the other (issue #23): "default", the
+# computer players' moves (games/tasks.py), and "notify", the notifications
+# (notify/tasks.py: e-mail and push, whose services may be slow). The embedded
+# default keeps the queues in the site's own database (django-tasks-db): no
+# extra service. Its workers are `manage.py db_worker --queue-name default` and
+# `--queue-name notify` (deploy/: processes of their own, with REDIS_URL so their
+# doorbells reach the pages), or, with TASK_WORKER_IN_SERVER, loops inside the
+# Daphne process, one thread per queue (the README's run command: the in-memory
+# channel layer only reaches this process's sockets, so its worker must live
+# here too). For several machines, TASKS_BACKEND=rq queues on Redis
+# (django-tasks-rq, RQ): workers are `manage.py rqworker default --job-class
+# django_tasks_rq.Job` and the same with `notify`. RQ has no priorities, so
+# there one account's backlog of computer turns is served first come, first
+# served (games/tasks.py explains the database backend's fair order).
+TASK_QUEUES = ["default", "notify"]
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
 if TASKS_BACKEND == "rq":
     INSTALLED_APPS += ["django_rq"]
-    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}}
-    RQ_QUEUES = {"default": {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"}}
+    TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": TASK_QUEUES}}
+    RQ_QUEUES = {
+        name: {"URL": REDIS_URL or "redis://127.0.0.1:6379/0"} for name in TASK_QUEUES
+    }
 else:
     TASKS = {
-        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": TASK_QUEUES}
     }
 TASK_WORKER_IN_SERVER = env_bool("TASK_WORKER_IN_SERVER", False)
 # The deadline job hands a computer's turn to the queue again when it has waited
@@ -443,6 +498,32 @@ COMPUTER_RETRY_SECONDS = float(os.environ.get("COMPUTER_RETRY_SECONDS", "60") or
 # The strong level's budget per decision (games.engine.bots: a node count, so the
 # decision does not depend on the machine's speed).
 COMPUTER_STRONG_SECONDS = float(os.environ.get("COMPUTER_STRONG_SECONDS", "1") or 1)
+
+# What one account may ask of the computer players (issue #23: one account
+# started 254 games a minute against the strong level and every other player
+# waited minutes for a reply). Games it created with a computer seat that are not
+# over (open or in progress), and such games it may create in any hour. A strong
+# decision costs a worker about COMPUTER_STRONG_SECONDS; a 2-player game ~25 of
+# them. 10 games at once is more than anyone plays by hand; 30 an hour leaves
+# room to resign and start again. games/tasks.py also serves each account's
+# queued turns in turn, so even an account at its limits delays no one else.
+COMPUTER_GAMES_IN_PROGRESS = int(os.environ.get("COMPUTER_GAMES_IN_PROGRESS") or 10)
+COMPUTER_GAMES_PER_HOUR = int(os.environ.get("COMPUTER_GAMES_PER_HOUR") or 30)
+
+# E-mail floods (issue #23: 40 invitations to one player in 15 s sent 40
+# e-mails; a move in a fast game e-mailed the player whose page showed it).
+# One account may send this many invitations an hour (10: two or three games'
+# worth of friends; beyond it, games with open seats need none), and never a
+# second one to a player still to answer its first (games/services.py). One
+# player hears of this many invitations an hour, from everyone together (5);
+# beyond it an invitation still waits in their list, unannounced: a cap that
+# refused invitations would let one account keep a player from being invited.
+# No "your move" e-mail while the player has the game's page open or made a
+# move in it less than TURN_EMAIL_QUIET_MINUTES ago (10): the deadline job sends
+# it once they have left and stayed away that long (notify/services.py).
+INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR") or 10)
+INVITATION_NOTICES_PER_HOUR = int(os.environ.get("INVITATION_NOTICES_PER_HOUR") or 5)
+TURN_EMAIL_QUIET_MINUTES = float(os.environ.get("TURN_EMAIL_QUIET_MINUTES") or 10)
 
 # Production hardening, on whenever DEBUG is off (manage.py check --deploy).
 if not DEBUG:

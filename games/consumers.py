@@ -7,10 +7,20 @@ a page that reconnects after a drop catches up by refetching its board.
 they have open when one of their games changes. Clients have nothing to say on
 either: every frame they send (text, JSON or not, or binary) is ignored. Any other
 ``/ws/`` path is refused at the handshake (``NoSuchSocket``).
+
+A socket that cannot join its group (Redis busy or gone: issue #23, a burst of
+new sockets ran the layer's pool dry) is accepted and closed at once with
+``CLOSE_TRY_AGAIN`` (1013, RFC 6455's "Try Again Later"): a refused handshake
+would reach the page as a bare 1006, with nothing to tell a busy moment from a
+dead server. ``static/js/live.js`` reconnects later, with backoff and jitter, and
+catches up. A socket that cannot leave its group is logged; the member expires
+with ``CHANNEL_GROUP_EXPIRY``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -23,12 +33,51 @@ from notify import presence
 
 from . import notifications, selectors
 
+logger = logging.getLogger(__name__)
+
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORISED = 4401
+CLOSE_TRY_AGAIN = 1013
+LEAVE_ATTEMPTS = 3
+LEAVE_PAUSE = 0.5  # seconds before a second try, doubled before a third
 
 
 class Doorbell(AsyncJsonWebsocketConsumer):
     """Sends JSON; ignores whatever the client sends (moves go through the POST)."""
+
+    group = ""
+
+    async def join(self, group: str) -> bool:
+        """Join ``group``, or accept and close with ``CLOSE_TRY_AGAIN``."""
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception as error:
+            logger.warning("socket not joined to %s, closed 1013: %r", group, error)
+            await self.accept()
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return False
+        self.group = group
+        return True
+
+    async def leave(self) -> None:
+        """Leave the group joined, trying again a little later if the layer fails."""
+        if not self.group:
+            return
+        pause = LEAVE_PAUSE
+        for attempt in range(1, LEAVE_ATTEMPTS + 1):
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                return
+            except Exception as error:
+                if attempt == LEAVE_ATTEMPTS:
+                    logger.warning(
+                        "socket not removed from %s (expires with the group): %r",
+                        self.group,
+                        error,
+                    )
+                    return
+            await asyncio.sleep(pause)
+            pause *= 2
 
     async def receive(
         self,
@@ -47,7 +96,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 
 class GameConsumer(Doorbell):
-    group = ""
     page: presence.PageWatch | None = None
 
     async def connect(self) -> None:
@@ -58,8 +106,8 @@ class GameConsumer(Doorbell):
         if version is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = notifications.game_group(game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self.join(notifications.game_group(game_id)):
+            return
         await self.accept()
         ply, status = version
         await self.send_json({"type": "game", "ply": ply, "status": status})
@@ -69,8 +117,7 @@ class GameConsumer(Doorbell):
         )
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave()
         await presence.page_closed(self.page)
 
     async def game_updated(self, event: dict[str, Any]) -> None:
@@ -80,20 +127,17 @@ class GameConsumer(Doorbell):
 
 
 class UserConsumer(Doorbell):
-    group = ""
-
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHORISED)
             return
-        self.group = notifications.user_group(user.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        if not await self.join(notifications.user_group(user.pk)):
+            return
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave()
 
     async def user_updated(self, event: dict[str, Any]) -> None:
         await self.send_json(
