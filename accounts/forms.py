@@ -65,7 +65,7 @@ class SignUpForm(UserCreationForm):
 class EmailPreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("email", "email_notifications")
+        fields = ("email", "email_notifications", "email_computer_turns")
         labels = {"email": _("E-mail")}
         widgets = {"email_notifications": forms.RadioSelect}
 

@@ -103,6 +103,16 @@ class User(AbstractUser):
         choices=Channel.choices,
         default=Channel.BOTH,
     )
+    # Issue #23: a computer answers within seconds, so a "your move" e-mail on
+    # each of its replies is a flood; it comes only to players who ask for it.
+    email_computer_turns = models.BooleanField(
+        _("e-mail my move in games against the computer too"),
+        default=False,
+        help_text=_(
+            "Off: no “your move” e-mail in a game whose other players are all "
+            "computers (push still comes, as chosen under Notifications)."
+        ),
+    )
     remind_24h = models.BooleanField(_("24 hours before"), default=True)
     remind_4h = models.BooleanField(_("4 hours before"), default=True)
     remind_1h = models.BooleanField(_("1 hour before"), default=False)
@@ -206,3 +216,33 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.starts_at:%Y-%m-%d} – {self.ends_at:%Y-%m-%d}"
+
+
+class Block(models.Model):
+    """``blocker`` wants nothing from ``blocked`` (issue #23): no invitations
+    from them. Issue #26 adds chat and joining each other's open games, either
+    way; ``accounts.selectors.blocked_ids`` is the one place that reads blocks.
+    Blocking and unblocking are ``accounts.services.block_create`` /
+    ``block_delete``."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
+    )
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["blocker", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=F("blocked")), name="block_not_self"
+            ),
+        ]
+        # "Who blocks this player?" (the unique constraint serves the other way).
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -57,11 +57,13 @@ class Report:
     digests: int = 0
     computer_turns: int = 0
     pushes: int = 0
+    turn_emails_waiting: int = 0
 
     def __str__(self) -> str:
         return (
             f"timeouts {self.timeouts}, reminders {self.reminders}, "
-            f"turn e-mails {self.turn_emails}, digests {self.digests}, "
+            f"turn e-mails {self.turn_emails} "
+            f"({self.turn_emails_waiting} waiting), digests {self.digests}, "
             f"pushes {self.pushes}, "
             f"computer turns queued again {self.computer_turns}"
         )
@@ -187,15 +189,24 @@ def process_reminders(report: Report) -> None:
 def process_turn_emails(report: Report) -> None:
     """ "Your move", by e-mail and push, for each turn not told yet: the task
     queued when the turn began (``notify.tasks.turn_started``) has usually told
-    it already; this catches the turns whose task was lost."""
-    from notify.services import notify_turn
+    it already; this catches the turns whose task was lost, and those whose
+    e-mail waited (``notify.services.turn_email_waits``: the player had the
+    page open or had just moved) once it waits no more. A turn still waiting
+    is looked at again next pass. When the task had pushed before the e-mail
+    waited (the page was closed), a second push comes with the e-mail, after
+    the player stayed away: under the same tag, it replaces the first on the
+    device rather than adding one."""
+    from notify.services import notify_turn, turn_email_waits
     from notify.tasks import claim_turn
 
     due = Game.objects.filter(status=Game.Status.ACTIVE, turn_email_sent=False)
     for game in list(due):
+        user = _user_to_move(game)
+        if user is not None and turn_email_waits(user=user, game=game):
+            report.turn_emails_waiting += 1
+            continue
         if not claim_turn(game_id=game.pk, ply=game.ply):
             continue
-        user = _user_to_move(game)
         if user is None:
             continue
         sent = notify_turn(user=user, game=game)

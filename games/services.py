@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -72,6 +73,152 @@ def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
 # ------------------------------------------------------------------ lobby
 
 
+def _computer_games_allowed(*, creator: User, computers: Mapping[int, str]) -> None:
+    """Refuse a new game with a computer seat beyond what one account may ask of
+    the computers (issue #23): ``COMPUTER_GAMES_IN_PROGRESS`` such games of
+    theirs not over (open or in progress), ``COMPUTER_GAMES_PER_HOUR`` created
+    in the last hour. Called inside the creating transaction with the creator's
+    row locked, so two creations at once are counted one after the other (on
+    SQLite the IMMEDIATE transaction serialises them)."""
+    if not computers:
+        return
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    mine = Game.objects.filter(creator=creator).filter(
+        Exists(Seat.objects.filter(game=OuterRef("pk"), user__computer_level__gt=""))
+    )
+    at_once = settings.COMPUTER_GAMES_IN_PROGRESS
+    if mine.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]).count() >= (
+        at_once
+    ):
+        raise GameActionError(
+            ngettext(
+                "You already have %(count)s game against the computer that is not "
+                "over. Finish or resign it before you start another.",
+                "You already have %(count)s games against the computer that are not "
+                "over. Finish or resign one before you start another.",
+                at_once,
+            )
+            % {"count": at_once},
+            "computer_games",
+        )
+    per_hour = settings.COMPUTER_GAMES_PER_HOUR
+    now = clock.now()
+    this_hour = mine.filter(created_at__gt=now - timedelta(hours=1))
+    if this_hour.count() < per_hour:
+        return
+    oldest = this_hour.order_by("created_at").values_list("created_at", flat=True)
+    free_at = (oldest.first() or now) + timedelta(hours=1)
+    minutes = max(1, -(-int((free_at - now).total_seconds()) // 60))
+    raise GameActionError(
+        ngettext(
+            "You can start %(count)s game against the computer an hour.",
+            "You can start %(count)s games against the computer an hour.",
+            per_hour,
+        )
+        % {"count": per_hour}
+        + " "
+        + ngettext(
+            "Try again in %(minutes)s minute.",
+            "Try again in %(minutes)s minutes.",
+            minutes,
+        )
+        % {"minutes": minutes},
+        "computer_rate",
+    )
+
+
+def _invitations_since(creator: User, since: Any) -> list[Any]:
+    """When each invitation ``creator`` sent since ``since`` was made (its
+    game's creation), oldest first: the seats still invited, and those told
+    (a ``notify.Notice``) and answered since, each (game, player) once."""
+    from notify.models import Notice
+
+    recent = {"game__creator": creator, "game__created_at__gt": since}
+    made = {
+        (game_id, user_id): created
+        for game_id, user_id, created in Seat.objects.filter(
+            invite_status=Seat.Invite.INVITED, **recent
+        ).values_list("game_id", "user_id", "game__created_at")
+    }
+    for game_id, user_id, created in Notice.objects.filter(
+        kind=Notice.Kind.INVITED, **recent
+    ).values_list("game_id", "user_id", "game__created_at"):
+        made.setdefault((game_id, user_id), created)
+    return sorted(made.values())
+
+
+def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
+    """Refuse invitations that would flood a player (issue #23): to a player who
+    blocks ``creator`` (the message does not say why), to one ``creator``
+    already invited to a game not started yet, or beyond
+    ``INVITATIONS_PER_HOUR`` invitations of ``creator`` in the last hour.
+    (The invitee's side, ``INVITATION_NOTICES_PER_HOUR``, is
+    ``notify.services.channels``: beyond it the invitation stands, untold.)
+    Called inside the creating transaction with the creator's row locked, so two
+    creations at once are counted one after the other."""
+    from accounts.selectors import blocked_ids
+
+    if not invitees:
+        return
+    User.objects.select_for_update().filter(pk=creator.pk).first()
+    blockers = blocked_ids(user=creator, among=[u.pk for u in invitees])
+    if blockers:
+        names = [u.username for u in invitees if u.pk in blockers]
+        raise GameActionError(
+            ngettext(
+                "You cannot invite %(names)s. Invite someone else, or leave the "
+                "seat open.",
+                "You cannot invite %(names)s. Invite someone else, or leave the "
+                "seats open.",
+                len(names),
+            )
+            % {"names": ", ".join(names)},
+            "invite_blocked",
+        )
+    waiting = set(
+        Seat.objects.filter(
+            game__creator=creator,
+            game__status=Game.Status.OPEN,
+            invite_status=Seat.Invite.INVITED,
+            user__in=invitees,
+        ).values_list("user_id", flat=True)
+    )
+    if waiting:
+        names = [u.username for u in invitees if u.pk in waiting]
+        raise GameActionError(
+            ngettext(
+                "You already invited %(names)s to a game that has not started: "
+                "wait for an answer before you invite them again.",
+                "You already invited %(names)s to games that have not started: "
+                "wait for their answers before you invite them again.",
+                len(names),
+            )
+            % {"names": ", ".join(names)},
+            "invite_pending",
+        )
+    per_hour = settings.INVITATIONS_PER_HOUR
+    now = clock.now()
+    sent = _invitations_since(creator, now - timedelta(hours=1))
+    over = len(sent) + len(invitees) - per_hour
+    if over <= 0:
+        return
+    # Enough of this hour's invitations must age out first.
+    free_at = sent[over - 1] + timedelta(hours=1) if over <= len(sent) else None
+    message = ngettext(
+        "You can send %(count)s invitation an hour.",
+        "You can send %(count)s invitations an hour.",
+        per_hour,
+    ) % {"count": per_hour}
+    if free_at is not None:
+        minutes = max(1, -(-int((free_at - now).total_seconds()) // 60))
+        message += " " + ngettext(
+            "Try again in %(minutes)s minute.",
+            "Try again in %(minutes)s minutes.",
+            minutes,
+        ) % {"minutes": minutes}
+    raise GameActionError(message, "invite_rate")
+
+
 def game_create(
     *,
     creator: User,
@@ -106,6 +253,8 @@ def game_create(
     if len(invitees) > players - 1 - len(computers):
         raise GameActionError(_("More invitations than free seats."), "invites")
     with transaction.atomic():
+        _computer_games_allowed(creator=creator, computers=computers)
+        _invitations_allowed(creator=creator, invitees=invitees)
         robots = {
             number: computer_player(level=level) for number, level in computers.items()
         }

@@ -8,6 +8,14 @@ player turned it on in (``PushSubscription``), except about a game whose page
 that player has open right now (``notify.presence``): the board already says it.
 Computer players and inactive accounts hear nothing.
 
+No floods (issue #23): one player hears of at most
+``INVITATION_NOTICES_PER_HOUR`` invitations an hour, from everyone together
+(later ones wait in their list, untold); "your move" comes by e-mail only in
+games with another person in them, unless the player asked for it in games
+against the computer too (``User.email_computer_turns``); and the e-mail waits
+while the player has the game's page open or moved in it a moment ago
+(:func:`turn_email_waits`): the deadline job sends it once they have left.
+
 These functions send; they run in the task worker (``notify.tasks``) or the
 deadline job (``games.jobs``), never in a request. The callers claim each
 occasion first (a guarded UPDATE or a :class:`Notice` row), so nothing goes twice.
@@ -17,14 +25,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from accounts.models import Channel, User
 from games import clock, emails
-from games.models import Game
+from games.models import Game, Move, Seat
 
 from . import presence
 from .models import Notice, PushSubscription
@@ -52,9 +63,32 @@ class Sent:
         return self
 
 
-def channels(user: User | None, kind: str) -> tuple[bool, bool]:
-    """(by e-mail, by push) for a notification of ``kind`` to ``user``."""
+def _against_computers(user: User, game: Game) -> bool:
+    """Every other seat of ``game`` is a computer's."""
+    others = Seat.objects.filter(game=game).exclude(user=user)
+    return not others.filter(user__computer_level="").exists()
+
+
+def _invitations_told_lately(user: User) -> int:
+    """Invitations to ``user`` claimed in the last hour (this one included:
+    ``notify.tasks.invited`` claims before it sends), told or not."""
+    since = clock.now() - timedelta(hours=1)
+    return Notice.objects.filter(
+        user=user, kind=Notice.Kind.INVITED, sent_at__gt=since
+    ).count()
+
+
+def channels(
+    user: User | None, kind: str, game: Game | None = None
+) -> tuple[bool, bool]:
+    """(by e-mail, by push) for a notification of ``kind`` to ``user``, about
+    ``game`` when given: no "your move" e-mail in a game against computers
+    unless chosen, no word of an invitation beyond the hour's cap."""
     if user is None or not user.is_active or user.is_computer:
+        return False, False
+    if kind == "invited" and (
+        _invitations_told_lately(user) > settings.INVITATION_NOTICES_PER_HOUR
+    ):
         return False, False
     choice = getattr(user, KIND_FIELDS[kind])
     push = choice in (Channel.BOTH, Channel.PUSH)
@@ -65,7 +99,35 @@ def channels(user: User | None, kind: str) -> tuple[bool, bool]:
         and frequency != User.EmailNotifications.NEVER
         and (kind != "turn" or frequency == User.EmailNotifications.EACH_MOVE)
     )
+    if email and kind == "turn" and game is not None:
+        email = user.email_computer_turns or not _against_computers(user, game)
     return email, push
+
+
+def turn_email_waits(*, user: User, game: Game) -> bool:
+    """The "your move" e-mail of ``game`` is not needed yet: ``user`` would get
+    one (:func:`channels`) but has the game's page open, or made a move of
+    their own in it (not one the site played for them) less than
+    ``TURN_EMAIL_QUIET_MINUTES`` ago. The turn stays untold meanwhile; the
+    deadline job (``games.jobs.process_turn_emails``) sends it once neither
+    holds and they still have not moved."""
+    if not channels(user, "turn", game)[0]:
+        return False
+    if presence.watching(user_id=user.pk, game_id=game.pk):
+        return True
+    quiet = timedelta(minutes=settings.TURN_EMAIL_QUIET_MINUTES)
+    if not quiet:
+        return False
+    now = clock.now()
+    # Between then and now on the site's clock (games.clock), which tests move.
+    return Move.objects.filter(
+        game=game,
+        user=user,
+        auto=False,
+        forced=False,
+        created_at__gt=now - quiet,
+        created_at__lte=now,
+    ).exists()
 
 
 def claim(*, user: User, game: Game, kind: str, key: str = "") -> bool:
@@ -112,12 +174,60 @@ def push_to_user(
     user: User, game: Game, template: str, context: dict[str, Any], *, ttl: int
 ) -> int:
     """Push to each of ``user``'s browsers (none while they have the game's page
-    open); how many push services took it."""
+    open); how many push services took it. Each send is on its own: one that
+    fails, however, is logged and the next browser still hears."""
     subscriptions = list(PushSubscription.objects.filter(user=user))
     if not subscriptions or presence.watching(user_id=user.pk, game_id=game.pk):
         return 0
     payload = push_payload(user, game, template, context)
-    return sum(send_push(s, payload, ttl=ttl) for s in subscriptions)
+    taken = 0
+    for subscription in subscriptions:
+        try:
+            taken += send_push(subscription, payload, ttl=ttl)
+        except Exception:
+            logger.exception("could not push to subscription %s", subscription.pk)
+    return taken
+
+
+class SubscriptionTaken(Exception):
+    """The endpoint is another account's, and the keys posted are not its."""
+
+
+def push_subscription_save(
+    *, user: User, endpoint: str, p256dh: str, auth: str, device: str
+) -> tuple[PushSubscription, bool]:
+    """Store this browser's subscription for ``user``; (it, whether it is new).
+
+    An endpoint already stored for ``user`` is updated. One stored for another
+    account stays that account's (:class:`SubscriptionTaken`) unless the same
+    keys come with it: then it is the same browser, now signed in as ``user``
+    (only that browser and this site know its auth secret), and it moves.
+    ``user`` keeps at most ``PUSH_MAX_SUBSCRIPTIONS``: the oldest go."""
+    with transaction.atomic():
+        # One account's subscribes in turn, so the count below holds.
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+        fields = {"user": user, "p256dh": p256dh, "auth": auth, "user_agent": device}
+        subscription, created = (
+            PushSubscription.objects.select_for_update().get_or_create(
+                endpoint=endpoint, defaults=fields
+            )
+        )
+        if not created:
+            if subscription.user_id != user.pk:
+                if (subscription.p256dh, subscription.auth) != (p256dh, auth):
+                    raise SubscriptionTaken(endpoint)
+                subscription.created_at = timezone.now()  # new to this account
+            for name, value in fields.items():
+                setattr(subscription, name, value)
+            subscription.save()
+        mine = PushSubscription.objects.filter(user=user)
+        kept = list(
+            mine.order_by("-created_at", "-pk").values_list("pk", flat=True)[
+                : max(1, settings.PUSH_MAX_SUBSCRIPTIONS)
+            ]
+        )
+        mine.exclude(pk__in=kept).delete()
+    return subscription, created
 
 
 def _notify(
@@ -129,9 +239,9 @@ def _notify(
     *,
     ttl: int = 86400,
 ) -> Sent:
-    by_email, by_push = channels(user, kind)
+    by_email, by_push = channels(user, kind, game)
     sent = Sent()
-    if by_email and _safely(kind, send_email):
+    if by_email and send_email is not None and _safely(kind, send_email):
         sent.emails += 1
     if by_push:
         try:
@@ -147,13 +257,14 @@ def _seconds_to_deadline(game: Game) -> int:
     return max(60, int((game.turn_deadline - clock.now()).total_seconds()))
 
 
-def notify_turn(*, user: User, game: Game) -> Sent:
-    """It is ``user``'s move in ``game`` (the caller claimed the turn)."""
+def notify_turn(*, user: User, game: Game, email: bool = True) -> Sent:
+    """It is ``user``'s move in ``game`` (the caller claimed the turn); without
+    ``email``, the push alone (the e-mail waits: :func:`turn_email_waits`)."""
     return _notify(
         user,
         game,
         "turn",
-        lambda: emails.send_turn(user=user, game=game),
+        (lambda: emails.send_turn(user=user, game=game)) if email else None,
         ttl=_seconds_to_deadline(game),
     )
 

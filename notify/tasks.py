@@ -25,6 +25,11 @@ from .models import Notice
 
 logger = logging.getLogger(__name__)
 
+NOTIFY_QUEUE = "notify"
+"""The notifications' own queue (settings.TASK_QUEUES; issue #23): a push or an
+SMTP server that is slow to answer holds up the next notification, never a
+computer's move (``games.tasks``: the "default" queue, with workers of its own)."""
+
 
 def claim_turn(*, game_id: int, ply: int) -> bool:
     """Claim the "your move" notice of the turn at ``ply`` (once, whoever asks)."""
@@ -35,13 +40,26 @@ def claim_turn(*, game_id: int, ply: int) -> bool:
     )
 
 
-@task()
+@task(queue_name=NOTIFY_QUEUE)
 def turn_started(game_id: int, ply: int) -> str:
-    """Tell the player to move in ``game_id`` at ``ply`` that it is their move."""
+    """Tell the player to move in ``game_id`` at ``ply`` that it is their move.
+
+    When the e-mail waits (``services.turn_email_waits``: their page is open, or
+    they moved a moment ago), the push goes alone, as always (none to an open
+    page), and the turn stays untold: the deadline job e-mails it, with a push,
+    once they have been away long enough and still have not moved.
+    """
+    game = Game.objects.filter(
+        pk=game_id, ply=ply, status=Game.Status.ACTIVE, turn_email_sent=False
+    ).first()
+    if game is None:
+        return "told already"
+    user = selectors.game_user_to_move(game=game)
+    if user is not None and services.turn_email_waits(user=user, game=game):
+        sent = services.notify_turn(user=user, game=game, email=False)
+        return f"e-mail waits, pushes {sent.pushes}"
     if not claim_turn(game_id=game_id, ply=ply):
         return "told already"
-    game = Game.objects.get(pk=game_id)
-    user = selectors.game_user_to_move(game=game)
     if user is None:
         return "nobody to tell"
     sent = services.notify_turn(user=user, game=game)
@@ -56,7 +74,7 @@ def _people(game: Game) -> list[User]:
     ]
 
 
-@task()
+@task(queue_name=NOTIFY_QUEUE)
 def invited(game_id: int, user_id: int) -> str:
     """Tell ``user_id`` they were invited to ``game_id`` (while it waits)."""
     game = Game.objects.select_related("creator").filter(pk=game_id).first()
@@ -69,7 +87,7 @@ def invited(game_id: int, user_id: int) -> str:
     return f"e-mails {sent.emails}, pushes {sent.pushes}"
 
 
-@task()
+@task(queue_name=NOTIFY_QUEUE)
 def game_started(game_id: int, started_by: int | None = None) -> str:
     """Tell the players of ``game_id`` it started: not the one whose action
     started it, nor the one to move (their "your move" says it)."""
@@ -86,7 +104,7 @@ def game_started(game_id: int, started_by: int | None = None) -> str:
     return f"e-mails {sent.emails}, pushes {sent.pushes}"
 
 
-@task()
+@task(queue_name=NOTIFY_QUEUE)
 def game_finished(game_id: int) -> str:
     """Tell every player of ``game_id`` it is over, with the final standings."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
