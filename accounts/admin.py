@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .models import User
+from .models import Block, User
 
 
 class SiteUserAdmin(UserAdmin):
@@ -9,6 +9,16 @@ class SiteUserAdmin(UserAdmin):
 
     list_display = ("username", "email", "is_staff", "computer_level")
     list_filter = ("is_staff", "is_superuser", "is_active", "computer_level")
+
+
+@admin.register(Block)
+class BlockAdmin(admin.ModelAdmin):
+    """Who blocks whom (issue #23), for a moderator looking into a complaint."""
+
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    raw_id_fields = ("blocker", "blocked")
+    date_hierarchy = "created_at"
 
 
 admin.site.register(User, SiteUserAdmin)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from django.conf import settings
+import contextlib
 
-from .models import User
+from django.conf import settings
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from .models import Block, User
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -35,3 +39,43 @@ def computer_player(*, level: str) -> User:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
+
+
+class BlockError(ValueError):
+    """A block the site refuses; ``message`` is translated, for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def block_create(*, blocker: User, blocked: User) -> Block:
+    """``blocker`` blocks ``blocked``: no invitation from them any more (issue
+    #23). Blocking again changes nothing. Their invitations to ``blocker`` still
+    waiting for an answer are declined, as if ``blocker`` had declined each:
+    the seat opens to anyone, and they are told nothing else."""
+    from games.models import Game, Seat
+    from games.services import GameActionError, game_invitation_respond
+
+    if blocked.pk == blocker.pk:
+        raise BlockError(_("You cannot block yourself."))
+    if blocked.is_computer:
+        raise BlockError(_("A computer player cannot be blocked."))
+    with transaction.atomic():
+        block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+        pending = Game.objects.filter(
+            status=Game.Status.OPEN,
+            creator=blocked,
+            seats__user=blocker,
+            seats__invite_status=Seat.Invite.INVITED,
+        ).values_list("pk", flat=True)
+        for game_id in list(pending):
+            # Answered or started meanwhile: nothing left to decline.
+            with contextlib.suppress(GameActionError):
+                game_invitation_respond(game_id=game_id, user=blocker, accept=False)
+    return block
+
+
+def block_delete(*, blocker: User, blocked: User) -> None:
+    """``blocker`` no longer blocks ``blocked`` (nothing to do if they did not)."""
+    Block.objects.filter(blocker=blocker, blocked=blocked).delete()

@@ -23,6 +23,12 @@ urlpatterns = [
         name="password_reset",
     ),
     path("players/<username:username>/", views.profile, name="profile"),
+    path("players/<username:username>/block/", views.player_block, name="player_block"),
+    path(
+        "players/<username:username>/unblock/",
+        views.player_unblock,
+        name="player_unblock",
+    ),
     path(
         "login/", auth_views.LoginView.as_view(form_class=views.LoginForm), name="login"
     ),

@@ -10,6 +10,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import MaxLengthValidator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import check_for_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -30,7 +31,8 @@ from .forms import (
 )
 from .models import VACATION_DAYS_PER_YEAR, User
 from .requests import AuthenticatedHttpRequest
-from .services import user_language_set
+from .selectors import block_list, user_blocks
+from .services import BlockError, block_create, block_delete, user_language_set
 
 
 class LoginForm(AuthenticationForm):
@@ -105,11 +107,18 @@ def _family_summaries(player: User) -> list[dict[str, Any]]:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
+    # Another person's profile, signed in: the Block / Unblock button.
+    viewer = request.user if isinstance(request.user, User) else None
+    can_block = viewer is not None and viewer.pk != player.pk and not player.is_computer
     return render(
         request,
         "accounts/profile.html",
         {
             "player": player,
+            "can_block": can_block,
+            "blocked": viewer is not None
+            and can_block
+            and user_blocks(blocker=viewer, blocked=player),
             "families": _family_summaries(player),
             "active_games": selectors.game_list_for_player(user=player, finished=False),
             "finished_games": selectors.game_list_for_player(
@@ -117,6 +126,48 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             )[:20],
         },
     )
+
+
+def _back(request: HttpRequest, player: User) -> HttpResponse:
+    """Back to the page the form was on (``next``, this site only), else the
+    player's profile."""
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect("profile", username=player.username)
+
+
+@login_required
+@require_POST
+def player_block(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    """Block ``username``: no invitations from them (issue #23)."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    try:
+        block_create(blocker=request.user, blocked=player)
+    except BlockError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("You blocked %(name)s: they cannot invite you to a game any more.")
+            % {"name": player.username},
+        )
+    return _back(request, player)
+
+
+@login_required
+@require_POST
+def player_unblock(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username)
+    block_delete(blocker=request.user, blocked=player)
+    messages.success(
+        request,
+        _("You unblocked %(name)s: they can invite you again.")
+        % {"name": player.username},
+    )
+    return _back(request, player)
 
 
 @login_required
@@ -196,5 +247,6 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             "vacation_form": vacation_form,
             "vacation": services.vacation_current(user=user),
             "days_left": max(0, VACATION_DAYS_PER_YEAR - used),
+            "blocked_players": block_list(user=user),
         },
     )
