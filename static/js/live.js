@@ -6,26 +6,44 @@
 // - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved;
 //   while the game waits for players, redraw the page when its seats change or
 //   it starts
-// After a dropped connection each socket reconnects (with back-off) and catches up:
-// the game socket's first message is the current ply, the badge is refetched.
+// After a dropped connection each socket reconnects and catches up: the game
+// socket's first message is the current ply, the badge is refetched.
 (function () {
   "use strict";
 
+  // The server's "try again later" (games/consumers.py): it could not take the
+  // socket on just now (a burst of pages, Redis busy).
+  var TRY_AGAIN = 1013;
+  var MAX_WAIT = 30000;
+
+  // How long to wait before reconnecting after `failures` failed tries in a
+  // row: the ceiling doubles with each (1, 2, 4 ... 30 s) and the wait is a
+  // random point in its upper half, so the pages of one busy moment come back
+  // spread out instead of all at once. After a socket that worked (the server's
+  // hourly close, a restart), failures is 0: 0.5 to 1 s.
+  function reconnectDelay(failures) {
+    var ceiling = Math.min(1000 * Math.pow(2, failures), MAX_WAIT);
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+
   function socket(path, onMessage, onOpen) {
-    var delay = 500;
+    var failures = 0;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     function open() {
       var ws = new WebSocket(scheme + location.host + path);
+      var opened = false;
       ws.onopen = function () {
-        delay = 500;
+        opened = true;
         if (onOpen) onOpen();
       };
       ws.onmessage = function (event) {
         try { onMessage(JSON.parse(event.data)); } catch (e) { /* ignore */ }
       };
-      ws.onclose = function () {
-        setTimeout(open, delay);
-        delay = Math.min(delay * 2, 15000);
+      ws.onclose = function (event) {
+        // Never opened, or opened only to be told to try again: a failure.
+        if (opened && event.code !== TRY_AGAIN) failures = 0;
+        else failures += 1;
+        setTimeout(open, reconnectDelay(failures));
       };
     }
     open();
