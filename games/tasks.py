@@ -15,6 +15,25 @@ a task left RUNNING again, so the deadline job (``games/jobs.py``,
 :func:`process_computer_turns`) queues a computer's turn again when it has
 waited longer than ``COMPUTER_RETRY_SECONDS`` (a guarded UPDATE claims it, so two
 job processes queue it once). That also covers a task lost before it was stored.
+
+Queues (issue #23). Computer moves stay on the "default" queue
+(:data:`COMPUTER_QUEUE`); the notifications have their own ("notify",
+``notify.tasks``), with workers of their own in ``deploy/`` and a thread of
+their own in the in-server worker (:func:`run_worker_in_server`, one loop per
+queue), so a push service that takes its time never delays a computer's move.
+
+Fair order (issue #23: one account's 492 queued games made everyone else wait
+up to 205 s). Each move is queued with a priority that falls with its account's
+backlog: minus the number of the game creator's other games already waiting for
+a computer (:func:`fair_priority`; the creator brought the computer into the
+game, and ``services.game_create`` bounds how many such games one account has).
+The database backend's workers take the highest priority first, then the
+oldest, so the queue is served one turn per account in turn: a player with one
+game waiting goes before the second of anyone's, and waits at most for the
+decisions already running plus one per account ahead of them. A turn keeps the
+priority it was queued with, so a backlog is served too, never starved; the
+deadline job's re-queue uses the same rule. (RQ, ``TASKS_BACKEND=rq``, has no
+priorities: there the queue is first come, first served.)
 """
 
 from __future__ import annotations
@@ -22,12 +41,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Sequence
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
 from django_tasks import task
+from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
 
 from games.engine import bots
 
@@ -36,13 +57,18 @@ from .models import Game
 
 logger = logging.getLogger(__name__)
 
+COMPUTER_QUEUE = "default"
+"""The computer players' queue (``settings.TASK_QUEUES``; the notifications have
+their own, ``notify.tasks.NOTIFY_QUEUE``). "default", as before the split, so the
+workers already deployed keep playing the moves queued before an upgrade."""
+
 
 def _seed(game_id: int, ply: int) -> int:
     """The bot's seed for one decision: a retried task decides the same."""
     return game_id * 10_007 + ply
 
 
-@task()
+@task(queue_name=COMPUTER_QUEUE)
 def computer_move(game_id: int, ply: int) -> str:
     """Play the computer's decision in game ``game_id`` if it is still to move at
     ``ply``; what happened, in a word (for the task's result)."""
@@ -75,11 +101,36 @@ def computer_move(game_id: int, ply: int) -> str:
     return "played"
 
 
+def fair_priority(game_id: int) -> int:
+    """The priority of a computer's turn in ``game_id``: minus its creator's
+    backlog, the other games they created that wait for a computer now (bounded
+    to django-tasks' range), so each account's turns are served in turn."""
+    creator_id = (
+        Game.objects.filter(pk=game_id).values_list("creator_id", flat=True).first()
+    )
+    if creator_id is None:
+        return DEFAULT_TASK_PRIORITY
+    backlog = (
+        Game.objects.filter(
+            creator_id=creator_id,
+            status=Game.Status.ACTIVE,
+            computer_turn_since__isnull=False,
+        )
+        .exclude(pk=game_id)
+        .count()
+    )
+    return max(TASK_MIN_PRIORITY, DEFAULT_TASK_PRIORITY - backlog)
+
+
 def computer_turn_enqueue(*, game_id: int, ply: int) -> None:
     """Queue :func:`computer_move` (after the commit that made it the computer's
-    turn). A queue that is down is logged: the deadline job queues it again."""
+    turn) at its account's :func:`fair_priority` where the backend orders by
+    priority. A queue that is down is logged: the deadline job queues it again."""
     try:
-        computer_move.enqueue(game_id, ply)
+        move = computer_move
+        if move.get_backend().supports_priority:
+            move = move.using(priority=fair_priority(game_id))
+        move.enqueue(game_id, ply)
     except Exception:
         logger.exception("could not queue the computer's move in game %s", game_id)
 
@@ -111,21 +162,29 @@ def process_computer_turns() -> int:
 # ------------------------------------------------- a worker inside the server
 
 
-def run_ready_tasks() -> None:
-    """Run every task waiting in the database queue, then return (one pass of the
-    in-server worker; django-tasks-db's own worker loop, in batch mode)."""
+def task_queues() -> list[str]:
+    """The queues the site's tasks go to (``settings.TASKS``: computer moves and
+    notifications)."""
+    return list(settings.TASKS["default"].get("QUEUES", [COMPUTER_QUEUE]))
+
+
+def run_ready_tasks(queue_names: Sequence[str] | None = None) -> None:
+    """Run every task waiting in the database queues ``queue_names`` (all the
+    site's queues when None), then return (one pass of the in-server worker;
+    django-tasks-db's own worker loop, in batch mode)."""
     from django_tasks_db.management.commands.db_worker import Worker
 
+    names = list(queue_names) if queue_names is not None else task_queues()
     close_old_connections()
     try:
         Worker(
-            queue_names=["default"],
+            queue_names=names,
             interval=0,
             batch=True,
             backend_name="default",
             startup_delay=False,
             max_tasks=None,
-            worker_id=f"server-{os.getpid()}",
+            worker_id=f"server-{os.getpid()}-{'-'.join(names)}"[:64],
             excluded_queue_names=[],
         ).run()
     except Exception:
@@ -134,20 +193,30 @@ def run_ready_tasks() -> None:
         close_old_connections()
 
 
-async def run_worker_in_server(interval: float) -> None:
-    """The task worker as a task of the server's event loop (as the deadline
-    loop, ``jobs.run_forever_in_server``): each pass runs in a thread through
-    ``sync_to_async``, so the doorbells a computer's move rings reach this
-    server's sockets on the in-memory channel layer."""
+async def run_queue_in_server(queue_name: str, interval: float) -> None:
+    """One queue's worker loop in the server's event loop: each pass runs in a
+    thread of its own through ``sync_to_async`` (as the deadline loop,
+    ``jobs.run_forever_in_server``), so the doorbells a computer's move rings
+    reach this server's sockets on the in-memory channel layer."""
     while True:
-        await sync_to_async(run_ready_tasks, thread_sensitive=False)()
+        await sync_to_async(run_ready_tasks, thread_sensitive=False)([queue_name])
         await asyncio.sleep(interval)
 
 
+async def run_worker_in_server(interval: float) -> None:
+    """The task worker inside the server: one loop per queue (each pass in its
+    own thread), so a notification that waits on a slow push service never
+    delays a computer's move, nor a long decision a notification."""
+    await asyncio.gather(
+        *(run_queue_in_server(name, interval) for name in task_queues())
+    )
+
+
 def start_worker_with_server(interval: float = 0.5) -> None:
-    """Run the database queue's worker inside this Daphne process once it starts
+    """Run the database queues' worker inside this Daphne process once it starts
     (``TASK_WORKER_IN_SERVER``, read by ``azulsite/asgi.py``): the one-command
-    set-up of the README. Production runs ``manage.py db_worker`` processes."""
+    set-up of the README. Production runs ``manage.py db_worker`` processes, for
+    each queue its own (``deploy/supervisord.conf``)."""
     in_server.start_with_daphne(
         lambda: run_worker_in_server(interval),
         otherwise="TASK_WORKER_IN_SERVER needs Daphne; run manage.py db_worker instead",

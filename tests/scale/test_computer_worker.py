@@ -31,6 +31,7 @@ from . import servers
 pytestmark = pytest.mark.django_db(transaction=True)
 
 QUICK = "0.2"  # the strong level's budget in the workers here, in seconds
+QUEUES = ["default", "notify"]  # computer moves; notifications (settings.TASK_QUEUES)
 
 
 def _move_tasks() -> Any:
@@ -140,9 +141,9 @@ def rq_queue(settings):
     (before the game is made: its first computer turn may be queued at once)."""
     servers.require_redis()
     settings.TASKS = {
-        "default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": ["default"]}
+        "default": {"BACKEND": "django_tasks_rq.RQBackend", "QUEUES": QUEUES}
     }
-    settings.RQ_QUEUES = {"default": {"URL": servers.REDIS_URL}}
+    settings.RQ_QUEUES = {name: {"URL": servers.REDIS_URL} for name in QUEUES}
 
 
 def test_an_rq_worker_plays_the_computer_and_rings_the_page(rq_queue, game):
