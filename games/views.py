@@ -106,14 +106,18 @@ def game_play_computer(request: SignedInHttpRequest) -> HttpResponse:
         messages.error(request, _("Choose an opponent and a variant."))
         return redirect("games:home")
     data = form.cleaned_data
-    game = services.game_create(
-        creator=request.user,
-        variant=data["variant"],
-        players=2,
-        days_per_move=DEFAULT_DAYS_PER_MOVE,
-        rated=data["rated"],
-        computers={1: data["level"]},
-    )
+    try:
+        game = services.game_create(
+            creator=request.user,
+            variant=data["variant"],
+            players=2,
+            days_per_move=DEFAULT_DAYS_PER_MOVE,
+            rated=data["rated"],
+            computers={1: data["level"]},
+        )
+    except services.GameActionError as error:  # e.g. too many at once (issue #23)
+        messages.error(request, error.message)
+        return redirect("games:home")
     return redirect("games:detail", pk=game.pk)
 
 
