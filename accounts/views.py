@@ -248,5 +248,6 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             "vacation": services.vacation_current(user=user),
             "days_left": max(0, VACATION_DAYS_PER_YEAR - used),
             "blocked_players": block_list(user=user),
+            "turn_email_quiet_minutes": round(settings.TURN_EMAIL_QUIET_MINUTES),
         },
     )

@@ -187,10 +187,10 @@ def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
         names = [u.username for u in invitees if u.pk in waiting]
         raise GameActionError(
             ngettext(
-                "You already invited %(names)s to a game that has not started: "
-                "wait for an answer before you invite them again.",
-                "You already invited %(names)s to games that have not started: "
-                "wait for their answers before you invite them again.",
+                "You already invited %(names)s, who has not answered yet: wait "
+                "for an answer before you invite them again.",
+                "You already invited %(names)s, who have not answered yet: wait "
+                "for their answers before you invite them again.",
                 len(names),
             )
             % {"names": ", ".join(names)},

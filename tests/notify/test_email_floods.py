@@ -59,7 +59,7 @@ def test_forty_invitations_from_one_player_in_a_burst_send_one_email(
     assert responses[0].status_code == 302
     refused = [r for r in responses[1:] if r.status_code == 200]
     assert len(refused) == 39
-    assert "You already invited victim to a game that has not started" in (
+    assert "You already invited victim, who has not answered yet" in (
         _page_text(refused[0])
     )
     assert Seat.objects.filter(user=victim, invite_status="invited").count() == 1
@@ -315,4 +315,5 @@ def test_the_settings_page_offers_turn_emails_against_the_computer(
     page = _page_text(client_for(ana).get("/accounts/settings/"))
     assert 'name="email_computer_turns"' in page
     assert "e-mail my move in games against the computer too" in page.lower()
+    assert "in the first 10 minutes after a move of yours in that game" in page
     assert not User.objects.get(pk=ana.pk).email_computer_turns  # off by default
