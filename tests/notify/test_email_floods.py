@@ -6,10 +6,12 @@ unless the player asked for it. Each test reads the mail outbox."""
 from __future__ import annotations
 
 import html
+import threading
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.db import connection, connections
 
 from accounts.models import User
 from games import clock, jobs, selectors, services
@@ -80,6 +82,44 @@ def test_forty_inviters_at_once_reach_one_player_five_times_an_hour(
     assert len(_invitation_mails(victim)) == 5
     assert len(selectors.game_list_invitations(user=victim)) == 40
     assert settings.INVITATION_NOTICES_PER_HOUR == 5  # the default
+
+
+@pytest.mark.django_db(transaction=True)
+def test_forty_invitations_at_the_same_moment_make_one(make_user):
+    """Requests in parallel are counted one after the other (the creator's row
+    is locked while the game is made)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises writers; row locks are PostgreSQL's guard")
+    spammer, victim = make_user("spammer"), make_user("victim")
+    workers = 8
+    barrier = threading.Barrier(workers)
+    refused: list[str] = []
+
+    def invite() -> None:
+        try:
+            barrier.wait()
+            for _ in range(5):
+                try:
+                    services.game_create(
+                        creator=spammer,
+                        variant="classic",
+                        players=2,
+                        days_per_move=3,
+                        rated=False,
+                        invitees=[victim],
+                    )
+                except services.GameActionError as error:
+                    refused.append(error.code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=invite) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Seat.objects.filter(user=victim, invite_status="invited").count() == 1
+    assert refused == ["invite_pending"] * 39
 
 
 @pytest.mark.django_db
