@@ -8,16 +8,17 @@
 - ``/offline/``: that page (no player data in it: the worker keeps a copy).
 - ``/notify/subscribe/`` and ``/notify/unsubscribe/``: a signed-in player's
   browser adds or removes its push subscription (JSON, CSRF-protected); the
-  settings page removes one by its id (a plain form).
+  settings page removes one by its id (a plain form). Only a browser's own push
+  service is accepted as the endpoint (``notify.endpoints``, issue #23); the
+  body is read within bounds (``azulsite.jsonbody``).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import json
+import logging
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -30,7 +31,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from azulsite.jsonbody import BadBody, read_json
+
+from . import endpoints
 from .models import PushSubscription
+from .services import SubscriptionTaken, push_subscription_save
+
+logger = logging.getLogger(__name__)
 
 THEME_COLOUR = "#1d2330"
 BACKGROUND_COLOUR = "#f7f4ee"
@@ -114,18 +121,12 @@ def _key(value: Any, length: int) -> str | None:
 
 
 def _endpoint(value: Any) -> str | None:
-    """A push service's address: https (http only where ``PUSH_ALLOW_HTTP``,
-    a local run or the tests' stand-in push service)."""
-    if not isinstance(value, str) or not 0 < len(value) <= 2000:
-        return None
+    """A browser's push service address, as stored (``notify.endpoints``)."""
     try:
-        parts = urlsplit(value)
-    except ValueError:
+        return endpoints.normalised(value)
+    except endpoints.EndpointRefused as error:
+        logger.info("push endpoint refused: %s", error)
         return None
-    schemes = ("https", "http") if settings.PUSH_ALLOW_HTTP else ("https",)
-    if parts.scheme not in schemes or not parts.hostname or "\x00" in value:
-        return None
-    return value
 
 
 def _browser_label(user_agent: str) -> str:
@@ -155,12 +156,16 @@ def _browser_label(user_agent: str) -> str:
     return browser or system or _("A browser")
 
 
-def _json_body(request: HttpRequest) -> dict[str, Any] | None:
-    try:
-        data = json.loads(request.body.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return data if isinstance(data, dict) else None
+SUBSCRIPTION_MAX_BYTES = 16 * 1024
+"""A browser's ``PushSubscription.toJSON()`` is well under 1 kB."""
+
+
+def _json_body(request: HttpRequest) -> dict[str, Any]:
+    """The body's JSON object, or :class:`BadBody` (400 for any other value)."""
+    data = read_json(request, max_bytes=SUBSCRIPTION_MAX_BYTES)
+    if not isinstance(data, dict):
+        raise BadBody(400, "not a JSON object")
+    return data
 
 
 def _refused(message: str, status: int) -> JsonResponse:
@@ -170,29 +175,38 @@ def _refused(message: str, status: int) -> JsonResponse:
 @require_POST
 def subscribe(request: HttpRequest) -> JsonResponse:
     """Store this browser's subscription (``PushSubscription.toJSON()``) for the
-    signed-in player; the same endpoint again updates it (it may have been
-    another account's in the same browser)."""
+    signed-in player (``services.push_subscription_save``: the same endpoint
+    again updates it; another account's moves only with its own keys, the same
+    browser signed in as someone else; the oldest beyond the cap go)."""
     if not request.user.is_authenticated:
         return _refused(_("Log in to turn on notifications."), 403)
-    data = _json_body(request)
-    keys = data.get("keys") if data is not None else None
-    if data is None or not isinstance(keys, dict):
-        return _refused(_("That subscription could not be read."), 400)
+    unreadable = _("That subscription could not be read.")
+    try:
+        data = _json_body(request)
+    except BadBody as error:
+        return _refused(unreadable, error.status)
+    keys = data.get("keys")
+    if not isinstance(keys, dict):
+        return _refused(unreadable, 400)
     endpoint = _endpoint(data.get("endpoint"))
     p256dh = _key(keys.get("p256dh"), 65)
     auth = _key(keys.get("auth"), 16)
     if endpoint is None or p256dh is None or auth is None:
-        return _refused(_("That subscription could not be read."), 400)
+        return _refused(unreadable, 400)
     label = _browser_label(request.headers.get("User-Agent", "")[:500])
-    subscription, created = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={
-            "user": request.user,
-            "p256dh": p256dh,
-            "auth": auth,
-            "user_agent": label[:200],
-        },
-    )
+    try:
+        subscription, created = push_subscription_save(
+            user=request.user,
+            endpoint=endpoint,
+            p256dh=p256dh,
+            auth=auth,
+            device=label[:200],
+        )
+    except SubscriptionTaken:
+        return _refused(
+            _("This browser's notifications are turned on for another account."),
+            409,
+        )
     return JsonResponse(
         {"id": subscription.pk, "device": subscription.user_agent},
         status=201 if created else 200,
@@ -207,11 +221,16 @@ def unsubscribe(request: HttpRequest) -> HttpResponse:
         return _refused(_("Log in to change your notifications."), 403)
     mine = PushSubscription.objects.filter(user=request.user)
     if request.content_type == "application/json":
-        data = _json_body(request)
-        endpoint = data.get("endpoint") if data is not None else None
+        unreadable = _("That subscription could not be read.")
+        try:
+            endpoint = _json_body(request).get("endpoint")
+        except BadBody as error:
+            return _refused(unreadable, error.status)
         if not isinstance(endpoint, str) or len(endpoint) > 2000:
-            return _refused(_("That subscription could not be read."), 400)
-        deleted, _rows = mine.filter(endpoint=endpoint).delete()
+            return _refused(unreadable, 400)
+        # As stored; one the site no longer accepts is looked up as it came.
+        stored = _endpoint(endpoint) or endpoint
+        deleted, _rows = mine.filter(endpoint__in={endpoint, stored}).delete()
         return JsonResponse({"deleted": deleted})
     number = request.POST.get("subscription", "")
     if number.isascii() and number.isdigit() and len(number) < 19:

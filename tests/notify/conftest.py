@@ -3,9 +3,10 @@
 ``push_service`` is an HTTP server in a thread that takes what pywebpush posts
 (the encrypted body and its headers), answers 201 — or, for an endpoint under
 ``/gone/`` or ``/missing/``, 410 or 404 as a push service does for a
-subscription that no longer exists. ``Browser`` plays a browser's part of
-Web Push: a P-256 key pair and a 16-byte auth secret made with
-``cryptography``, the subscription JSON a browser gives the page, and the
+subscription that no longer exists (``/broken/``: 500; ``/moved/``: a 307 to
+``/push/``). ``Browser`` plays a browser's part of Web Push: a P-256 key pair
+and a 16-byte auth secret made with ``cryptography``, the subscription JSON a
+browser gives the page, and the
 decryption of a received message with ``http_ece`` (aes128gcm, RFC 8291).
 ``verify_vapid`` checks the ``Authorization: vapid t=…, k=…`` header (RFC 8292)
 against the site's public key.
@@ -55,7 +56,9 @@ class PushService:
 
 
 @pytest.fixture
-def push_service() -> Iterator[PushService]:
+def push_service(settings: Any) -> Iterator[PushService]:
+    """The stand-in runs on loopback over http: let in by the test-only
+    ``PUSH_INSECURE_SERVICES``, its origin alone."""
     service = PushService(url="")
 
     class Handler(BaseHTTPRequestHandler):
@@ -74,7 +77,11 @@ def push_service() -> Iterator[PushService]:
                 status = 404
             elif self.path.startswith("/broken/"):
                 status = 500
+            elif self.path.startswith("/moved/"):
+                status = 307
             self.send_response(status)
+            if status == 307:
+                self.send_header("Location", self.path.replace("/moved/", "/push/"))
             self.send_header("Content-Length", "0")
             self.end_headers()
 
@@ -83,6 +90,7 @@ def push_service() -> Iterator[PushService]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     service.url = f"http://127.0.0.1:{server.server_address[1]}"
+    settings.PUSH_INSECURE_SERVICES = [service.url]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -166,7 +174,7 @@ def verify_vapid(message: Received, public_key: str, audience: str) -> dict[str,
 
 @pytest.fixture(autouse=True)
 def vapid_keys(settings: Any, tmp_path: Any) -> tuple[str, str]:
-    """A VAPID key pair of the tests' own, plain-http push endpoints allowed."""
+    """A VAPID key pair of the tests' own; short waits for push services."""
     from notify import vapid
 
     private = vapid.generate_private_key()
@@ -174,8 +182,8 @@ def vapid_keys(settings: Any, tmp_path: Any) -> tuple[str, str]:
     settings.VAPID_PUBLIC_KEY = vapid.public_key_of(private)
     settings.VAPID_SUBJECT = "mailto:admin@azul.test"
     settings.VAPID_KEY_FILE = tmp_path / "vapid-private-key.txt"
-    settings.PUSH_ALLOW_HTTP = True
-    settings.PUSH_TIMEOUT = 5
+    settings.PUSH_CONNECT_TIMEOUT = 2
+    settings.PUSH_READ_TIMEOUT = 5
     return private, settings.VAPID_PUBLIC_KEY
 
 

@@ -143,7 +143,7 @@ def test_an_odd_subscription_is_refused_with_400(players, client_for, body):
 def test_plain_http_push_services_are_refused_in_production(
     players, client_for, browser_for, settings
 ):
-    settings.PUSH_ALLOW_HTTP = False
+    settings.PUSH_INSECURE_SERVICES = []
     browser = browser_for("ana")  # http://127.0.0.1:…
     response = _post_json(
         client_for(players[0]), "/notify/subscribe/", browser.subscription_json()
@@ -162,3 +162,50 @@ def test_an_odd_device_number_is_no_server_error(players, client_for, value):
         "/notify/unsubscribe/", {"subscription": value}
     )
     assert response.status_code == 302
+
+
+def test_another_accounts_subscription_stays_with_it(players, client_for, subscribe):
+    """Its endpoint with other keys is a forgery, or another browser's copy:
+    refused, and the owner keeps hearing."""
+    ana, binh = players[:2]
+    browser = subscribe(ana)
+    forged = {
+        **browser.subscription_json(),
+        "keys": type(browser)(browser.endpoint).subscription_json()["keys"],
+    }
+    response = _post_json(client_for(binh), "/notify/subscribe/", forged)
+    assert response.status_code == 409
+    assert response.json() == {
+        "error": "This browser's notifications are turned on for another account."
+    }
+    [row] = PushSubscription.objects.all()
+    assert row.user == ana
+    assert (row.p256dh, row.auth) == (
+        browser.subscription_json()["keys"]["p256dh"],
+        browser.subscription_json()["keys"]["auth"],
+    )
+    page = client_for(binh).get("/accounts/settings/").content.decode()
+    assert "data-device=" not in page
+
+
+def test_an_account_keeps_its_newest_subscriptions_only(
+    players, client_for, subscribe, settings
+):
+    ana, binh = players[:2]
+    assert settings.PUSH_MAX_SUBSCRIPTIONS == 5
+    theirs = subscribe(binh)
+    browsers = [subscribe(ana) for _ in range(6)]
+    mine = PushSubscription.objects.filter(user=ana)
+    assert sorted(mine.values_list("endpoint", flat=True)) == sorted(
+        b.endpoint for b in browsers[1:]
+    )
+    page = client_for(ana).get("/accounts/settings/").content.decode()
+    assert page.count("data-device=") == 5
+    # binh's own subscription is no part of ana's count
+    assert PushSubscription.objects.get(user=binh).endpoint == theirs.endpoint
+    # a browser moved over from another account counts as the newest one
+    moved = _post_json(client_for(ana), "/notify/subscribe/", theirs.subscription_json())
+    assert moved.status_code == 200
+    assert mine.count() == 5
+    assert mine.filter(endpoint=theirs.endpoint).exists()
+    assert not mine.filter(endpoint=browsers[1].endpoint).exists()
