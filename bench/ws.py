@@ -16,6 +16,22 @@ be on many machines. Usage:
 
 ``--idle`` keeps every page's socket idle that long before the first move: an
 idle page must keep its socket and still get its doorbells.
+
+``--burst N`` is the deploy's shape instead (issue #23): nginx with
+``deploy/nginx.conf`` in front of two Daphne processes started with
+``deploy/supervisord.conf``'s command line, on Redis (``--redis-url``, required)
+and DEBUG off, as ``tests/scale/test_nginx_deploy.py`` runs them. It opens N game
+pages' sockets (``wss``, through the proxy) at ``--rate`` a second, counts how
+each handshake ended (hello heard, closed 1013 "try again later", refused with an
+HTTP status, other), plays one move through the proxy, counts the sockets that
+heard its doorbell, closes every socket at once and counts the members left in
+the game's group in Redis. ``--retry`` makes each page try again as
+``static/js/live.js`` does (doubling, jittered waits). ``--max-connections``
+sets ``CHANNEL_LAYER_MAX_CONNECTIONS`` (100 was redis-py's default):
+
+    .venv/bin/python bench/ws.py --redis-url redis://127.0.0.1:6379/0 --burst 1000
+    .venv/bin/python bench/ws.py --redis-url redis://127.0.0.1:6379/0 --burst 1000 \
+        --max-connections 100
 """
 
 from __future__ import annotations
@@ -41,8 +57,10 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
 import urllib.request  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from multiprocessing.connection import Connection  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -266,6 +284,237 @@ def run(
     )
 
 
+def reconnect_delay(failures: int) -> float:
+    """``static/js/live.js``'s wait before another try, in seconds."""
+    ceiling = min(1.0 * 2**failures, 30.0)
+    return ceiling / 2 + random.random() * ceiling / 2
+
+
+async def burst_pages(
+    proxy: Any,
+    game_id: int,
+    args: argparse.Namespace,
+    move: Callable[[], int],
+    members: Callable[[], int],
+) -> dict[str, Any]:
+    """Open ``args.burst`` sockets through ``proxy`` at ``args.rate`` a second,
+    then ring once (``move()``, in a thread) and close them all at once."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.typing import Origin
+
+    context = proxy.ssl_context()
+    url = f"wss://{proxy.name}/ws/games/{game_id}/"
+    outcomes: dict[str, int] = {}  # how each try ended
+    opened: list[Any] = []
+    tries: list[int] = []  # per page that connected: the tries it took
+    arrivals: list[tuple[int, int, float]] = []  # (page, ply, when) after hellos
+    handshake: list[float] = []
+
+    def count(outcome: str) -> None:
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+
+    async def page(number: int) -> None:
+        failures = 0
+        while True:
+            start = time.monotonic()
+            try:
+                ws = await connect(
+                    url,
+                    host="127.0.0.1",
+                    port=proxy.https_port,
+                    ssl=context,
+                    server_hostname=proxy.name,
+                    origin=Origin(f"https://{proxy.name}"),
+                    open_timeout=30,
+                    close_timeout=10,
+                )
+                try:
+                    json.loads(await asyncio.wait_for(ws.recv(), 30))  # the hello
+                except BaseException:
+                    await ws.close()
+                    raise
+                handshake.append(time.monotonic() - start)
+                count("hello heard")
+                break
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd else 1006
+                count(f"closed {code}")
+            except InvalidStatus as refused:
+                count(f"HTTP {refused.response.status_code}")
+            except (OSError, TimeoutError) as error:
+                count(type(error).__name__)
+            failures += 1
+            if not args.retry:
+                return
+            await asyncio.sleep(reconnect_delay(failures))
+        opened.append(ws)
+        tries.append(failures + 1)
+        try:
+            async for raw in ws:
+                ply = json.loads(raw).get("ply", -1)
+                arrivals.append((number, ply, time.monotonic()))
+        except ConnectionClosed:
+            pass
+
+    began = time.monotonic()
+    tasks = []
+    for number in range(args.burst):
+        await asyncio.sleep(max(0.0, began + number / args.rate - time.monotonic()))
+        tasks.append(asyncio.create_task(page(number)))
+    opening = time.monotonic() - began
+    # Every page has its hello (its task runs on) or has given up (done).
+    while len(opened) + sum(task.done() for task in tasks) < args.burst:
+        await asyncio.sleep(0.1)
+    settled = time.monotonic() - began
+    await asyncio.sleep(1)
+    in_group = members()
+    posted = time.monotonic()
+    new_ply = await asyncio.to_thread(move)
+
+    def heard() -> dict[int, float]:
+        return {n: at for n, ply, at in arrivals if ply == new_ply}
+
+    deadline = time.monotonic() + 15
+    while len(heard()) < len(opened) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    latencies = [at - posted for at in heard().values()]
+    closing = time.monotonic()
+    await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
+    closed_in = time.monotonic() - closing
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "opening": opening,
+        "settled": settled,
+        "outcomes": outcomes,
+        "connected": len(opened),
+        "tries": tries,
+        "handshake": handshake,
+        "members": in_group,
+        "heard": len(heard()),
+        "latencies": latencies,
+        "closed_in": closed_in,
+    }
+
+
+def burst(args: argparse.Namespace) -> int:
+    """The ``--burst`` mode (module docstring)."""
+    from contextlib import ExitStack
+
+    from tests.scale import servers
+
+    if not args.redis_url:
+        raise SystemExit("--burst needs --redis-url (two processes share the layer)")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = server_env(Path(tmp) / "bench.sqlite3")
+        prefix = f"bench-{secrets.token_hex(4)}"
+        env.update(
+            DEADLINE_LOOP_SECONDS="0",
+            ALLOWED_HOSTS=servers.PUBLIC_NAME,
+            REDIS_URL=args.redis_url,
+            CHANNEL_LAYER_PREFIX=prefix,
+            AZUL_ENV=os.devnull,  # deploy/run reads no settings file here
+            SITE_URL="",
+            LOG_LEVEL="WARNING",  # the consumers' warnings, counted below
+        )
+        env.pop("CHANNEL_LAYER_MAX_CONNECTIONS", None)
+        if args.max_connections:
+            env["CHANNEL_LAYER_MAX_CONNECTIONS"] = str(args.max_connections)
+        if args.database_url:
+            env["DATABASE_URL"] = args.database_url
+        game_ids, sessions = prepare(env, 1)
+        game_id = game_ids[0]
+        from django.conf import settings
+        from django.db import connections
+
+        from games import notifications
+
+        connections.close_all()
+        import redis
+
+        client = redis.Redis.from_url(args.redis_url)
+        group_key = f"{prefix}:group:{notifications.game_group(game_id)}"
+
+        def members() -> int:
+            return int(client.zcard(group_key))
+
+        def move() -> int:
+            step = next_move(game_id, sessions)
+            assert step is not None
+            session, data, ply = step
+            browser = servers.Browser(proxy)
+            browser.cookies = {
+                settings.SESSION_COOKIE_NAME: session,
+                settings.CSRF_COOKIE_NAME: CSRF,
+            }
+            browser.csrf = CSRF
+            answer = browser.post(
+                f"/games/{game_id}/move/", data, headers={"HX-Request": "true"}
+            )
+            if answer.status != 200:
+                raise SystemExit(f"move POST answered {answer.status}")
+            from games.models import Game
+
+            new_ply = Game.objects.values_list("ply", flat=True).get(pk=game_id)
+            connections.close_all()
+            return int(new_ply)
+
+        with ExitStack() as stack:
+            daphnes = [stack.enter_context(servers.daphne(env)) for _ in range(2)]
+            proxy = stack.enter_context(
+                servers.deploy_nginx(
+                    [d.port for d in daphnes],
+                    worker_connections=4 * args.burst + 512,
+                )
+            )
+            result = asyncio.run(burst_pages(proxy, game_id, args, move, members))
+            time.sleep(3)  # the leaves under way finish
+            left = members()
+            logs = [d.stderr() for d in daphnes]
+        client.close()
+    pool = args.max_connections or "default"
+    print(
+        f"{args.burst} sockets at {args.rate:g}/s through nginx (deploy/) to two "
+        f"Daphne processes, Redis layer (CHANNEL_LAYER_MAX_CONNECTIONS {pool}), "
+        f"{'PostgreSQL' if args.database_url else 'SQLite'}"
+        f"{', pages retry as live.js does' if args.retry else ''}"
+    )
+    print(
+        f"opened in {result['opening']:.1f} s, all settled in {result['settled']:.1f} s"
+    )
+    tries = result["tries"]
+    print(
+        "tries ended: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(result["outcomes"].items()))
+    )
+    print(
+        f"connected {result['connected']} of {args.burst}"
+        f" ({sum(1 for n in tries if n == 1)} on the first try,"
+        f" most tries {max(tries, default=0)});"
+        f" handshake to hello {percentiles(result['handshake'])}"
+    )
+    print(
+        f"group members in Redis {result['members']}; heard the next doorbell "
+        f"{result['heard']} of {result['connected']}; POST -> page "
+        f"{percentiles(result['latencies'])}"
+    )
+    print(
+        f"closed all at once in {result['closed_in']:.1f} s; members left in the "
+        f"group {left}"
+    )
+    lines = [line for log in logs for line in log.splitlines()]
+    words = ("Traceback", "closed 1013", "not removed", "Error")
+    print(
+        "server log lines: "
+        + ", ".join(f"{w!r} {sum(w in line for line in lines)}" for w in words)
+    )
+    for line in sorted({line for line in lines if "Error" in line})[:5]:
+        print(f"  {line[:160]}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
@@ -278,8 +527,18 @@ def main() -> int:
     parser.add_argument(
         "--idle", type=float, default=0.0, help="seconds the pages idle before moves"
     )
+    parser.add_argument(
+        "--burst", type=int, default=0, help="sockets through deploy/'s nginx"
+    )
+    parser.add_argument("--rate", type=float, default=100, help="new sockets a second")
+    parser.add_argument("--retry", action="store_true", help="pages try again")
+    parser.add_argument(
+        "--max-connections", type=int, default=0, help="the layer's pool (a process)"
+    )
     args = parser.parse_args()
     raise_open_files_limit()
+    if args.burst:
+        return burst(args)
     with tempfile.TemporaryDirectory() as tmp:
         env = server_env(Path(tmp) / "bench.sqlite3")
         env["DEADLINE_LOOP_SECONDS"] = "0"

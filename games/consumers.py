@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -39,7 +40,10 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORISED = 4401
 CLOSE_TRY_AGAIN = 1013
 LEAVE_ATTEMPTS = 3
-LEAVE_PAUSE = 0.5  # seconds before a second try, doubled before a third
+# Seconds before a second try to leave, doubled before a third; each pause is
+# drawn between half and one and a half times that, so the sockets of a burst of
+# closes (a restart, a crowd leaving) do not all try again at the same moment.
+LEAVE_PAUSE = 0.5
 
 
 class Doorbell(AsyncJsonWebsocketConsumer):
@@ -76,7 +80,7 @@ class Doorbell(AsyncJsonWebsocketConsumer):
                         error,
                     )
                     return
-            await asyncio.sleep(pause)
+            await asyncio.sleep(pause * (0.5 + random.random()))
             pause *= 2
 
     async def receive(

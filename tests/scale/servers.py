@@ -101,7 +101,7 @@ def database_url() -> str:
 
     db = connection.settings_dict
     if connection.vendor == "sqlite":
-        if connection.is_in_memory_db():
+        if connection.is_in_memory_db():  # type: ignore[attr-defined]
             pytest.fail("live servers need a file database (stack.md §4)")
         return f"sqlite:///{db['NAME']}"
     return (
@@ -277,10 +277,13 @@ class Page:
     def _run(self) -> None:
         from websockets.exceptions import ConnectionClosed
         from websockets.sync.client import connect
+        from websockets.typing import Origin
 
         while not self._stop.is_set():
             try:
-                with connect(self.url, origin=self.origin, open_timeout=10) as ws:
+                with connect(
+                    self.url, origin=Origin(self.origin), open_timeout=10
+                ) as ws:
                     self._socket = ws
                     self.connections += 1
                     first = True
