@@ -10,7 +10,11 @@ class PushSubscription(models.Model):
     """One browser's Web Push subscription (``PushManager.subscribe``): where to
     post (``endpoint``, the browser vendor's push service) and the keys the
     message is encrypted with (RFC 8291). A player has one per device they
-    turned push on in; one the push service reports gone (404/410) is deleted."""
+    turned push on in, ``PUSH_MAX_SUBSCRIPTIONS`` at most (the oldest by
+    ``created_at``, when it became this account's, go:
+    ``services.push_subscription_save``); one the push service reports gone
+    (404/410) is deleted. Its endpoint is a browser's push service
+    (``notify.endpoints``)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
