@@ -204,7 +204,9 @@ def test_an_account_keeps_its_newest_subscriptions_only(
     # binh's own subscription is no part of ana's count
     assert PushSubscription.objects.get(user=binh).endpoint == theirs.endpoint
     # a browser moved over from another account counts as the newest one
-    moved = _post_json(client_for(ana), "/notify/subscribe/", theirs.subscription_json())
+    moved = _post_json(
+        client_for(ana), "/notify/subscribe/", theirs.subscription_json()
+    )
     assert moved.status_code == 200
     assert mine.count() == 5
     assert mine.filter(endpoint=theirs.endpoint).exists()
