@@ -231,7 +231,7 @@ class Block(models.Model):
     blocked = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by"
     )
-    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+    created_at = models.DateTimeField(_("blocked since"), auto_now_add=True)
 
     class Meta:
         ordering = ["blocker", "-created_at"]
