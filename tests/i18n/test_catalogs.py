@@ -63,7 +63,13 @@ def extracted(tmp_path_factory: pytest.TempPathFactory) -> Path:
         cwd=copy,
         check=True,
         capture_output=True,
-        env={**os.environ, "PYTHONPATH": str(copy)},
+        # The copy has no tests/: the site's own settings, with DEBUG on.
+        env={
+            **os.environ,
+            "PYTHONPATH": str(copy),
+            "DJANGO_SETTINGS_MODULE": "azulsite.settings",
+            "DEBUG": "true",
+        },
     )
     return copy
 
