@@ -18,7 +18,7 @@ from django_tasks import task
 
 from accounts.models import User
 from games import selectors
-from games.models import Game
+from games.models import Game, Seat
 
 from . import services
 from .models import Notice
@@ -80,6 +80,9 @@ def invited(game_id: int, user_id: int) -> str:
     game = Game.objects.select_related("creator").filter(pk=game_id).first()
     user = User.objects.filter(pk=user_id).first()
     if game is None or user is None or game.status != Game.Status.OPEN:
+        return "stale"
+    # Declined, or withdrawn by a block, while this task waited.
+    if not game.seats.filter(user=user, invite_status=Seat.Invite.INVITED).exists():
         return "stale"
     if not services.claim(user=user, game=game, kind=Notice.Kind.INVITED):
         return "told already"

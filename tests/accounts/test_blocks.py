@@ -188,3 +188,22 @@ def test_the_service_refuses_an_invitation_to_a_blocker(players):
             invitees=[ana],
         )
     assert refused.value.code == "invite_blocked"
+
+
+def test_an_invitation_notice_still_queued_when_blocked_is_not_sent(
+    players, client_for, mailoutbox
+):
+    from notify.tasks import invited
+
+    ana, binh = players[:2]
+    game = services.game_create(
+        creator=binh, variant="classic", players=2, days_per_move=3, rated=False
+    )
+    Seat.objects.filter(game=game, number=1).update(
+        user=ana, invite_status=Seat.Invite.INVITED
+    )
+    client_for(ana).post("/accounts/players/binh/block/")
+    mailoutbox.clear()
+
+    assert invited.call(game.pk, ana.pk) == "stale"
+    assert mailoutbox == []
