@@ -339,7 +339,7 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 # holds is never refused: 1,000 by default, the most one process is measured
 # holding (bench/README.md, ws.py); raise it with the process's sockets (and
 # its open-files limit, deploy/README.md). What still fails (Redis away) closes
-# the socket with 1013 and the page tries again later (games/consumers.py).
+# the socket with 4013 and the page tries again later (games/consumers.py).
 CHANNEL_GROUP_EXPIRY = int(os.environ.get("CHANNEL_GROUP_EXPIRY") or 25 * 3600)
 CHANNEL_LAYER_MAX_CONNECTIONS = int(
     os.environ.get("CHANNEL_LAYER_MAX_CONNECTIONS") or 1000

@@ -22,7 +22,7 @@ idle page must keep its socket and still get its doorbells.
 ``deploy/supervisord.conf``'s command line, on Redis (``--redis-url``, required)
 and DEBUG off, as ``tests/scale/test_nginx_deploy.py`` runs them. It opens N game
 pages' sockets (``wss``, through the proxy) at ``--rate`` a second, counts how
-each handshake ended (hello heard, closed 1013 "try again later", refused with an
+each handshake ended (hello heard, closed 4013 "try again later", refused with an
 HTTP status, other), plays one move through the proxy, counts the sockets that
 heard its doorbell, closes every socket at once and counts the members left in
 the game's group in Redis. ``--retry`` makes each page try again as
@@ -505,7 +505,7 @@ def burst(args: argparse.Namespace) -> int:
         f"group {left}"
     )
     lines = [line for log in logs for line in log.splitlines()]
-    words = ("Traceback", "closed 1013", "not removed", "Error")
+    words = ("Traceback", "closed 4013", "not removed", "Error")
     print(
         "server log lines: "
         + ", ".join(f"{w!r} {sum(w in line for line in lines)}" for w in words)

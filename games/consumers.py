@@ -10,11 +10,12 @@ either: every frame they send (text, JSON or not, or binary) is ignored. Any oth
 
 A socket that cannot join its group (Redis busy or gone: issue #23, a burst of
 new sockets ran the layer's pool dry) is accepted and closed at once with
-``CLOSE_TRY_AGAIN`` (1013, RFC 6455's "Try Again Later"): a refused handshake
-would reach the page as a bare 1006, with nothing to tell a busy moment from a
-dead server. ``static/js/live.js`` reconnects later, with backoff and jitter, and
-catches up. A socket that cannot leave its group is logged; the member expires
-with ``CHANNEL_GROUP_EXPIRY``.
+``CLOSE_TRY_AGAIN`` (4013: RFC 6455's "Try Again Later" is 1013, but Daphne's
+WebSocket library sends only 1000 and 3000–4999 from a server): a refused
+handshake would reach the page as a bare 1006, with nothing to tell a busy
+moment from a dead server. ``static/js/live.js`` reconnects later, with backoff
+and jitter, and catches up. A socket that cannot leave its group tries again
+after a pause, then is logged; the member expires with ``CHANNEL_GROUP_EXPIRY``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ logger = logging.getLogger(__name__)
 
 CLOSE_NOT_FOUND = 4404
 CLOSE_UNAUTHORISED = 4401
-CLOSE_TRY_AGAIN = 1013
+CLOSE_TRY_AGAIN = 4013
 LEAVE_ATTEMPTS = 3
 # Seconds before a second try to leave, doubled before a third; each pause is
 # drawn between half and one and a half times that, so the sockets of a burst of
@@ -56,7 +57,7 @@ class Doorbell(AsyncJsonWebsocketConsumer):
         try:
             await self.channel_layer.group_add(group, self.channel_name)
         except Exception as error:
-            logger.warning("socket not joined to %s, closed 1013: %r", group, error)
+            logger.warning("socket not joined to %s, closed 4013: %r", group, error)
             await self.accept()
             await self.close(code=CLOSE_TRY_AGAIN)
             return False

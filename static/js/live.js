@@ -13,7 +13,7 @@
 
   // The server's "try again later" (games/consumers.py): it could not take the
   // socket on just now (a burst of pages, Redis busy).
-  var TRY_AGAIN = 1013;
+  var TRY_AGAIN = 4013;
   var MAX_WAIT = 30000;
 
   // How long to wait before reconnecting after `failures` failed tries in a

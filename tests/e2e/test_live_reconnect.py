@@ -1,5 +1,5 @@
 """static/js/live.js reconnects with backoff and jitter when the server says
-"try again later" (close code 1013, games/consumers.py) or a socket never opens,
+"try again later" (close code 4013, games/consumers.py) or a socket never opens,
 and at once after a socket that worked (issue #23: a burst of pages through the
 proxy must not come back all at once, nor hammer a busy server).
 
@@ -85,13 +85,13 @@ def test_the_page_opens_its_socket_on_the_sites_host(live_page):
 
 def test_try_again_later_backs_off_doubling_up_to_thirty_seconds(live_page):
     # The lowest each wait can be (random 0): half of a doubling ceiling.
-    waits = [_close(live_page, 1013, opened=True) for _ in range(7)]
+    waits = [_close(live_page, 4013, opened=True) for _ in range(7)]
     assert waits == [1000, 2000, 4000, 8000, 15000, 15000, 15000]
 
 
 def test_each_wait_is_a_random_point_in_the_upper_half(live_page):
-    first = _close(live_page, 1013, opened=True, random=0.999)
-    second = _close(live_page, 1013, opened=True, random=0.5)
+    first = _close(live_page, 4013, opened=True, random=0.999)
+    second = _close(live_page, 4013, opened=True, random=0.5)
     assert 1990 < first < 2000  # ceiling 2 s: between 1 and 2 s
     assert second == 3000  # ceiling 4 s: halfway through its upper half
 
@@ -103,7 +103,7 @@ def test_a_socket_that_never_opens_backs_off_too(live_page):
 
 def test_after_a_socket_that_worked_the_page_reconnects_within_a_second(live_page):
     for _ in range(4):
-        _close(live_page, 1013, opened=True)
+        _close(live_page, 4013, opened=True)
     # A socket that opened and was closed otherwise (the server's hourly
     # close, a restart): the back-off starts again, 0.5 to 1 s.
     assert _close(live_page, 1000, opened=True) == 500

@@ -85,7 +85,7 @@ async def test_a_game_socket_that_cannot_join_closes_with_try_again_later(
             "code": consumers.CLOSE_TRY_AGAIN,
         }
         await comm.disconnect()
-    assert consumers.CLOSE_TRY_AGAIN == 1013
+    assert consumers.CLOSE_TRY_AGAIN == 4013
     assert [r.levelno for r in caplog.records] == [logging.WARNING]
     assert all(r.exc_info is None for r in caplog.records)  # no traceback
     assert FailingLayer.discard_calls == 0  # never joined, nothing to leave
