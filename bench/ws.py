@@ -470,8 +470,11 @@ def burst(args: argparse.Namespace) -> int:
                 )
             )
             result = asyncio.run(burst_pages(proxy, game_id, args, move, members))
-            time.sleep(3)  # the leaves under way finish
-            left = members()
+            # The leaves under way finish: wait for an empty group (30 s at most).
+            emptied = time.monotonic()
+            while (left := members()) and time.monotonic() < emptied + 30:
+                time.sleep(0.2)
+            emptied = time.monotonic() - emptied
             logs = [d.stderr() for d in daphnes]
         client.close()
     pool = args.max_connections or "default"
@@ -502,7 +505,7 @@ def burst(args: argparse.Namespace) -> int:
     )
     print(
         f"closed all at once in {result['closed_in']:.1f} s; members left in the "
-        f"group {left}"
+        f"group {left} (after {emptied:.1f} s more)"
     )
     lines = [line for log in logs for line in log.splitlines()]
     words = ("Traceback", "closed 4013", "not removed", "Error")
