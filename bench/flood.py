@@ -232,6 +232,26 @@ def replies(user_id: int, since: float, until: float) -> list[float]:
     return found
 
 
+def unanswered(user_id: int, until: float) -> list[float]:
+    """How long each of ``user_id``'s decisions still without the computer's
+    answer had waited at ``until`` (the flood's end)."""
+    from games.models import Game, Move
+
+    waits = []
+    for game_id in Game.objects.filter(creator_id=user_id, status="active").values_list(
+        "pk", flat=True
+    ):
+        last = (
+            Move.objects.filter(game_id=game_id, user__isnull=False)
+            .order_by("-ply")
+            .values_list("user_id", "created_at")
+            .first()
+        )
+        if last is not None and last[0] == user_id:
+            waits.append(until - last[1].timestamp())
+    return waits
+
+
 def computer_moves(user_id: int, since: float, until: float) -> int:
     """The computer's moves in the games ``user_id`` created, in [since, until)."""
     from datetime import UTC, datetime
@@ -248,7 +268,7 @@ def computer_moves(user_id: int, since: float, until: float) -> int:
 
 def figures(values: list[float]) -> str:
     if len(values) < 2:
-        return f"n={len(values)}"
+        return " ".join(f"{value:.2f} s" for value in values) + f"  (n={len(values)})"
     cuts = statistics.quantiles(values, n=100, method="inclusive")
     return (
         f"p50 {cuts[49]:6.2f} s  p95 {cuts[94]:6.2f} s  max {max(values):6.2f} s"
@@ -384,7 +404,7 @@ def main() -> int:
     worker = (
         f"{args.db_workers} db_worker process(es) for the computer"
         if args.db_workers
-        else "the in-server worker (a thread per queue)"
+        else "the in-server worker (TASK_WORKER_IN_SERVER)"
     )
     print(
         f"\nDaphne, SQLite, {worker}, strong level at "
@@ -392,6 +412,9 @@ def main() -> int:
     )
     print(f"normal player's computer replies, quiet site: {figures(quiet)}")
     print(f"normal player's computer replies, flooded:    {figures(flooded)}")
+    waiting = [f"{wait:.1f} s" for wait in unanswered(normal_id, ended)]
+    if waiting:
+        print(f"  and at the end still waiting for a reply since: {', '.join(waiting)}")
     if len(quiet) > 1 and len(flooded) > 1:
         print(f"flooded p95 / quiet p95 = {p95(flooded) / p95(quiet):.2f}")
     attempts = counts.created + counts.refused
