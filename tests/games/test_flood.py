@@ -168,6 +168,19 @@ def test_play_the_computer_now_shows_the_refusal_on_the_home_page(
     assert Game.objects.count() == 1
 
 
+def test_the_refusal_comes_in_the_players_language(make_user, client_for, settings):
+    settings.COMPUTER_GAMES_IN_PROGRESS = 1
+    ana = make_user("ana", language="vi")
+    _against_computer(ana)
+    client = client_for(ana)
+    answer = client.post(
+        reverse("games:play_computer"), {"level": "strong", "variant": "classic"}
+    )
+    home = client.get(answer["Location"]).content.decode()
+    assert "Bạn đã có 1 ván với máy chưa kết thúc." in home
+    assert Game.objects.count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_creations_at_the_same_moment_do_not_pass_the_limit_together(
     make_user, settings
