@@ -108,7 +108,6 @@ def _computer_games_allowed(*, creator: User, computers: Mapping[int, str]) -> N
         return
     oldest = this_hour.order_by("created_at").values_list("created_at", flat=True)
     free_at = (oldest.first() or now) + timedelta(hours=1)
-    minutes = max(1, -(-int((free_at - now).total_seconds()) // 60))
     raise GameActionError(
         ngettext(
             "You can start %(count)s game against the computer an hour.",
@@ -117,14 +116,19 @@ def _computer_games_allowed(*, creator: User, computers: Mapping[int, str]) -> N
         )
         % {"count": per_hour}
         + " "
-        + ngettext(
-            "Try again in %(minutes)s minute.",
-            "Try again in %(minutes)s minutes.",
-            minutes,
-        )
-        % {"minutes": minutes},
+        + _try_again_at(free_at, now),
         "computer_rate",
     )
+
+
+def _try_again_at(free_at: Any, now: Any) -> str:
+    """ "Try again in 12 minutes.": the wait until ``free_at``, rounded up."""
+    minutes = max(1, -(-int((free_at - now).total_seconds()) // 60))
+    return ngettext(
+        "Try again in %(minutes)s minute.",
+        "Try again in %(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def _invitations_since(creator: User, since: Any) -> list[Any]:
@@ -210,12 +214,7 @@ def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
         per_hour,
     ) % {"count": per_hour}
     if free_at is not None:
-        minutes = max(1, -(-int((free_at - now).total_seconds()) // 60))
-        message += " " + ngettext(
-            "Try again in %(minutes)s minute.",
-            "Try again in %(minutes)s minutes.",
-            minutes,
-        ) % {"minutes": minutes}
+        message += " " + _try_again_at(free_at, now)
     raise GameActionError(message, "invite_rate")
 
 

@@ -7,7 +7,6 @@ the next one."""
 from __future__ import annotations
 
 import contextlib
-import datetime
 import json
 import socket
 import ssl
@@ -18,15 +17,12 @@ from typing import Any
 
 import pytest
 import requests
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from urllib3.util import connection as urllib3_connection
 
 from notify import endpoints, push
 from notify.models import PushSubscription
 from notify.services import notify_turn
+from tests.scale.servers import self_signed_certificate
 
 pytestmark = pytest.mark.django_db
 
@@ -264,39 +260,11 @@ def test_a_redirect_from_a_push_service_is_not_followed(
 # --------------------------------------------------- the pin keeps TLS intact
 
 
-def _certificate(tmp_path, name: str) -> tuple[str, str]:
-    key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime.now(datetime.UTC)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(subject)
-        .issuer_name(subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(hours=1))
-        .not_valid_after(now + datetime.timedelta(hours=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_file, key_file = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return str(cert_file), str(key_file)
-
-
 @pytest.fixture
 def tls_push_service(tmp_path) -> Iterator[dict[str, Any]]:
     """An https server on loopback whose certificate is for ``push.test``; it
     records the names clients ask for (SNI) and the ``Host`` they send."""
-    cert_file, key_file = _certificate(tmp_path, "push.test")
+    cert_file, key_file = map(str, self_signed_certificate(tmp_path, "push.test"))
     seen: dict[str, Any] = {"sni": [], "hosts": [], "ca": cert_file}
 
     class Handler(BaseHTTPRequestHandler):

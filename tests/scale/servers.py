@@ -115,6 +115,8 @@ def server_env(*, redis: bool, **extra: str) -> dict[str, str]:
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
+        # The site's own settings, as a server reads them (not tests.settings).
+        "DJANGO_SETTINGS_MODULE": "azulsite.settings",
         "DEBUG": "true",
         "DEADLINE_LOOP_SECONDS": "0",
         "LOG_LEVEL": "WARNING",

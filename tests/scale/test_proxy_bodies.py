@@ -2,8 +2,8 @@
 
 Daphne (Twisted) takes in, and for multipart parses, a whole request body before
 the site's application runs (bench/bodies.py: +1.2 GB for 100 MB), so production
-relies on the proxy to refuse oversized bodies. This runs nginx with the body
-directives of ``deploy/nginx.conf`` in front of Daphne as ``deploy/`` starts it,
+relies on the proxy to refuse oversized bodies. This runs ``deploy/nginx.conf``
+as written (``servers.deploy_nginx``) in front of Daphne as ``deploy/`` starts it,
 and checks that nginx refuses what the site would refuse, before Daphne reads
 it, and passes what the site accepts. Skipped where nginx is not installed,
 unless ``AZUL_REQUIRE_NGINX`` is set (``.ci/run``).
@@ -12,12 +12,8 @@ unless ``AZUL_REQUIRE_NGINX`` is set (``.ci/run``).
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import socket
-import subprocess
-import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,7 +26,6 @@ from . import servers
 pytestmark = pytest.mark.django_db(transaction=True)
 
 NGINX = (Path(servers.ROOT) / "deploy" / "nginx.conf").read_text()
-LIMITS = ("client_max_body_size", "client_body_timeout", "client_header_timeout")
 
 
 def _size(value: str) -> int:
@@ -45,47 +40,22 @@ def test_the_proxy_limit_is_the_sites_limit():
 
 
 @contextmanager
-def nginx_before(upstream: int) -> Iterator[int]:
-    """nginx, plain HTTP, with deploy/nginx.conf's body limits, to ``upstream``."""
-    directives = "\n".join(
-        line.strip() for line in NGINX.splitlines() if line.strip().startswith(LIMITS)
-    )
-    assert directives.count(";") == len(LIMITS)
-    port = servers.free_port()
-    with tempfile.TemporaryDirectory() as work:
-        os.chmod(work, 0o755)  # nginx's workers keep their temporary files there
-        conf = Path(work) / "nginx.conf"
-        conf.write_text(
-            f"pid {work}/nginx.pid;\nerror_log {work}/error.log;\nevents {{}}\n"
-            f"http {{\n access_log off;\n client_body_temp_path {work}/body;\n"
-            f" proxy_temp_path {work}/proxy;\n {directives}\n"
-            f" server {{\n  listen 127.0.0.1:{port};\n"
-            f"  location / {{ proxy_pass http://127.0.0.1:{upstream}; }}\n }}\n}}\n"
-        )
-        process = subprocess.Popen(
-            ["nginx", "-p", work, "-c", str(conf), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), 0.5).close()
-                    break
-                except OSError:
-                    assert process.poll() is None, "nginx exited"
-                    assert time.monotonic() < deadline, "nginx did not start"
-                    time.sleep(0.05)
-            yield port
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+def site_behind_the_proxy() -> Iterator[tuple[servers.Child, servers.Proxy]]:
+    """Daphne as deploy/ starts it, behind deploy/nginx.conf as written."""
+    servers.require_nginx()
+    servers.require_redis()
+    with (
+        servers.daphne(servers.production_env()) as daphne,
+        # Both of the upstream's servers are this one process.
+        servers.deploy_nginx([daphne.port] * len(servers.daphne_ports())) as proxy,
+    ):
+        yield daphne, proxy
 
 
-def _post(port: int, head: bytes, body: bytes) -> str:
-    """Send a raw POST; the answer's status line."""
-    with socket.create_connection(("127.0.0.1", port), 10) as conn:
+def _post(proxy: servers.Proxy, head: bytes, body: bytes) -> str:
+    """Send a raw POST over TLS; the answer's status line."""
+    raw = socket.create_connection(("127.0.0.1", proxy.https_port), 10)
+    with proxy.ssl_context().wrap_socket(raw, server_hostname=proxy.name) as conn:
         conn.sendall(head)
         with contextlib.suppress(OSError):  # refused mid-body: answer sent
             conn.sendall(body)
@@ -99,7 +69,9 @@ def _head(length: int | None) -> bytes:
         else f"Content-Length: {length}\r\n".encode()
     )
     return (
-        b"POST /games/import/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"POST /games/import/ HTTP/1.1\r\nHost: "
+        + servers.PUBLIC_NAME.encode()
+        + b"\r\n"
         b"Content-Type: multipart/form-data; boundary=x\r\n" + framing + b"\r\n"
     )
 
@@ -114,16 +86,14 @@ def _chunked(size: int) -> bytes:
 
 
 def test_nginx_refuses_an_oversized_body_before_daphne_reads_it():
-    servers.require_nginx()
-    env = servers.server_env(redis=False)
     too_big = 3 * settings.REQUEST_BODY_MAX_BYTES
-    with servers.daphne(env) as daphne, nginx_before(daphne.port) as port:
-        announced = _post(port, _head(too_big), b"x" * too_big)
-        chunked = _post(port, _head(None), _chunked(too_big))
+    with site_behind_the_proxy() as (daphne, proxy):
+        announced = _post(proxy, _head(too_big), b"x" * too_big)
+        chunked = _post(proxy, _head(None), _chunked(too_big))
         # Within the limit, the request reaches the site, which refuses the
         # anonymous import itself (CSRF: no cookie).
         form = b'--x\r\nContent-Disposition: form-data; name="a"\r\n\r\nb\r\n--x--\r\n'
-        small = _post(port, _head(len(form)), form)
+        small = _post(proxy, _head(len(form)), form)
     assert announced.endswith("413 Request Entity Too Large")
     assert chunked.endswith("413 Request Entity Too Large")
     assert small.endswith("403 Forbidden")
