@@ -362,8 +362,9 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # One process (the README's run command): its memory is shared by all its
-    # requests, which is all django-ratelimit's "not shared" error is about.
-    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003"]
+    # requests, which is all django-ratelimit's "not shared" error (and its
+    # "not officially supported" warning, printed at every start) is about.
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -543,4 +544,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Daphne's "Listening on TCP address 127.0.0.1:8000": the run command (and a
+    # server's log) says when the site is ready.
+    "loggers": {"daphne.server": {"level": "INFO"}},
 }
