@@ -390,7 +390,3 @@ def game_record(request: HttpRequest, pk: int) -> HttpResponse:
     )
     response["Content-Disposition"] = f'attachment; filename="azul-{game.pk}.json"'
     return response
-
-
-def game_url(game: Game) -> str:
-    return reverse("games:detail", kwargs={"pk": game.pk})

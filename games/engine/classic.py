@@ -59,11 +59,6 @@ _POPCOUNT = tuple(bin(mask).count("1") for mask in range(32))
 _ORDINAL_LINES = range(5)
 
 
-def wall_column(row: int, colour: int) -> int:
-    """Column of ``colour`` in ``row`` of the coloured wall (``§2``)."""
-    return (colour + row) % 5
-
-
 def wall_points(wall: Sequence[Sequence[int]], row: int, column: int) -> int:
     """Points a tile at ``(row, column)`` of ``wall`` scores (``§6``): its
     horizontal and vertical runs of neighbours; the space itself may be empty."""
@@ -365,21 +360,6 @@ class ClassicGame:
         """Each seat's standing now, bigger is better: score, then complete rows
         (the tie-break of ``rules/classic.md §7``)."""
         return [(board.score, board.complete_rows()) for board in self.boards]
-
-    def tile_counts(self) -> dict[str, int]:
-        """Where the 100 tiles are (for checks and for the site's counts)."""
-        table = sum(sum(f) for f in self.factories) + sum(self.center)
-        lines = sum(sum(b.line_count) for b in self.boards)
-        walls = sum(1 for b in self.boards for row in b.wall for c in row if c >= 0)
-        floors = sum(1 for b in self.boards for c in b.floor if c != MARKER)
-        return {
-            "bag": sum(self.bag),
-            "lid": sum(self.lid),
-            "table": table,
-            "lines": lines,
-            "walls": walls,
-            "floors": floors,
-        }
 
     def events(self) -> list[dict[str, Any]]:
         return self.events_from(0)
