@@ -2,7 +2,7 @@
 
 Thin views like ``views.py``: forms parse, selectors read, services write. The
 replay viewer is one view: the page, or for an HTMX request its named partial
-``games/replay.html#replay``.
+``games/replay.html#replay`` (``requests.wants_partial``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .families import family_for
 from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
 from .models import FAMILY_VARIANTS, Family, Game
 from .ratings import PROVISIONAL_GAMES
-from .requests import HtmxHttpRequest, SignedInHttpRequest
+from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 
 ARCHIVE_PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
@@ -92,6 +92,7 @@ def _game_or_404(pk: int) -> Game:
         raise Http404(_("No such game.")) from None
 
 
+@vary_on_htmx
 @require_GET
 def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Any position of a started game: ``?ply=N`` (default: the last)."""
@@ -117,7 +118,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "current_step": replay.steps[replay.ply - 1] if replay.ply else None,
     }
     template = "games/replay.html"
-    if request.htmx:
+    if wants_partial(request):
         template += "#replay"
     return render(request, template, context)
 

@@ -1,7 +1,8 @@
 """Lobby and game pages. Views stay thin: forms parse, services write, selectors read.
 
 The game page is one view: the full page, or for an HTMX request the named partial
-``games/game_detail.html#board``. Every action is a plain POST that answers with a
+``games/game_detail.html#board`` (``requests.wants_partial``: not for a history
+restore, which needs the whole page). Every action is a plain POST that answers with a
 redirect, or with the board partial when HTMX sent it (errors as 200 fragments, since
 htmx 2 does not swap 4xx responses).
 """
@@ -30,7 +31,7 @@ from .forms import game_id as query_game_id
 from .game_log import game_log
 from .models import Game, Seat
 from .replay import add_seat_users
-from .requests import HtmxHttpRequest, SignedInHttpRequest
+from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 
 DEFAULT_DAYS_PER_MOVE = 3
 """The clock of a game against the computer (the player's turns only)."""
@@ -52,6 +53,7 @@ def _viewer_seat(game: Game, request: HttpRequest) -> int | None:
     return None
 
 
+@vary_on_htmx
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
@@ -68,7 +70,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             waiting=selectors.game_list_waiting(user=user),
             finished=selectors.game_list_recently_finished(user=user),
         )
-        if request.htmx:  # live.js: the lists again, after the socket rang
+        if wants_partial(request):  # live.js: the lists again, after the socket rang
             return render(request, "games/home.html#lists", context)
     return render(request, "games/home.html", context)
 
@@ -204,7 +206,7 @@ def _board_response(
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}
         context["winners"] = _winners(seat_rows)
     template = "games/game_detail.html"
-    if request.htmx:
+    if wants_partial(request):
         template += "#board"
     return render(request, template, context)
 
@@ -238,6 +240,7 @@ def _action_answer(request: HtmxHttpRequest, game: Game, error: str) -> HttpResp
     return _board_response(request, game, error=error)
 
 
+@vary_on_htmx
 @require_GET
 def game_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _board_response(request, _game_or_404(pk))
