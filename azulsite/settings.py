@@ -205,7 +205,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "PRAGMA temp_store=MEMORY;"
         ),
     }
-    # A file (not :memory:) so a live Daphne test server shares it (stack.md §4).
+    # A file (not :memory:) so a live Daphne test server shares it
+    # (docs/stack.md pitfall 4).
     DATABASES["default"]["TEST"] = {
         "NAME": os.environ.get("TEST_DB_NAME") or str(BASE_DIR / "test_db.sqlite3")
     }
@@ -284,7 +285,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         # Hashed names need collectstatic; tests and local use run with plain
-        # storage (stack.md §8).
+        # storage (docs/stack.md pitfall 8).
         "BACKEND": os.environ.get("STATICFILES_BACKEND")
         or (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

@@ -1,4 +1,4 @@
-"""WebSocket doorbells (STYLE.md): they say "something changed", never what.
+"""WebSocket doorbells (docs/style.md): they say "something changed", never what.
 
 ``GameConsumer`` (``/ws/games/<id>/``) serves everyone who may see the game page —
 which, like the page, is public. On connect it sends the current ply and status so

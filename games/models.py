@@ -300,7 +300,7 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """One record event (``spec/record.md``): a decision, a deal or a wall event."""
+    """One record event (``docs/record.md``): a decision, a deal or a wall event."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField(help_text="0-based index of the event.")

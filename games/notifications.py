@@ -1,4 +1,4 @@
-"""The one module that talks to the channel layer (STYLE.md: Channels doorbells).
+"""The one module that talks to the channel layer (docs/style.md, "Channels doorbells").
 
 Services call these from ``transaction.on_commit``; each message only says that
 something changed (and the ply and status it changed to, so a browser can ignore a

@@ -1,7 +1,7 @@
 """The rules pages ("How to play"): short, translated, with small board diagrams.
 
-Written from ``shared/rules/classic.md`` and ``pavilion.md`` (this project's rules,
-decisions included); the diagrams reuse the site's own tile drawing.
+Written from ``docs/rules/azul.md`` and ``docs/rules/summer-pavilion.md`` (this
+project's rules, decisions included); the diagrams reuse the site's own tile drawing.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ def _classic_context() -> dict[str, Any]:
     """Tiles as ``games/classic/_position.html``'s tile partials draw them (a
     ``words.tile`` dict, or None for an empty space); ``printed`` marks the
     wall's printed colours."""
-    # Coloured wall: row r, column c holds COLOURS[(c - r) mod 5] (classic.md §2).
+    # Coloured wall: row r, column c holds COLOURS[(c - r) mod 5]
+    # (docs/rules/azul.md §2).
     n = len(COLOURS)
     wall = [
         [{"tile": tile((c - r) % n), "printed": True} for c in range(n)]

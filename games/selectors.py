@@ -87,7 +87,7 @@ def game_engine_from_moves(game: Game) -> EngineGame:
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The game record (``spec/record.md``) of a started game."""
+    """The game record (``docs/record.md``) of a started game."""
     names = [seat.name for seat in game.seats.select_related("user").order_by("number")]
     return record.export(game_engine_from_moves(game), names)
 

@@ -3,7 +3,7 @@
 Every action runs in one transaction that locks the game row first
 (``select_for_update``; on SQLite the IMMEDIATE transaction and the unique
 ``(game, ply)`` constraint are the guard), checks who may act, changes the rows and
-registers its notifications with ``transaction.on_commit`` (STYLE.md, "One move").
+registers its notifications with ``transaction.on_commit`` (docs/style.md, "One move").
 A refused action raises :class:`GameActionError` and changes nothing.
 """
 
@@ -583,7 +583,7 @@ def game_play_move(
 ) -> PlayedMove:
     """Play one decision of ``user`` in game ``game_id``.
 
-    ``move`` is a record event without its ``seat`` (``spec/record.md``: a take
+    ``move`` is a record event without its ``seat`` (``docs/record.md``: a take
     ``{"from", "colour", "to"}`` or a grey-wall ``{"wall": {"line", "column"}}``);
     ``expected_ply`` is the ply the player's page was drawn at, so a stale page or
     a second click refuses instead of playing twice.
@@ -690,11 +690,12 @@ def game_finish(
     """The one place a game ends: final scores and ranks on the seats.
 
     Players still in the game rank first: at a normal end by the engine's outcome
-    (``rules/classic.md §7``; Summer Pavilion shares ties,
-    ``rules/pavilion.md §7``), else by their current score and then complete wall
-    rows. Seats that resigned or forfeited on time rank after all of them, the one
-    that left later above the one that left earlier. Totals and ratings are
-    updated here, in the same transaction (``ratings.ratings_update_for_game``).
+    (``docs/rules/azul.md §7``; Summer Pavilion shares ties,
+    ``docs/rules/summer-pavilion.md §7``), else by their current score and then
+    complete wall rows. Seats that resigned or forfeited on time rank after all
+    of them, the one that left later above the one that left earlier. Totals and
+    ratings are updated here, in the same transaction
+    (``ratings.ratings_update_for_game``).
     ``seats`` are the game's seats in order; they get their final score and rank
     (so a caller that drew them from the same objects shows the result). The
     caller holds the row lock and saves ``game``.
@@ -898,7 +899,7 @@ def _record_digest(variant: str, names: Sequence[str], events: Any) -> str:
 
 
 def game_import(*, uploader: User, data: bytes | str) -> ImportedRecord:
-    """Store an uploaded record (``spec/record.md``) as an unrated imported game.
+    """Store an uploaded record (``docs/record.md``) as an unrated imported game.
 
     Every event is checked by the engine (``record.load``); a bad record raises
     :class:`GameActionError` naming the event and the reason, and stores nothing.

@@ -383,7 +383,7 @@ def turn_badge(request: SignedInHttpRequest) -> HttpResponse:
 
 @require_GET
 def game_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """Download the game record (``spec/record.md``)."""
+    """Download the game record (``docs/record.md``)."""
     game = _game_or_404(pk)
     if game.first_seat is None:
         raise Http404(_("This game has not started."))

@@ -18,7 +18,8 @@ E2E_DIR = "/e2e/"
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Browser tests run last (stack.md pitfall 3: Playwright leaves an event loop)."""
+    """Browser tests run last (docs/stack.md pitfall 3: Playwright leaves an event
+    loop)."""
     items.sort(key=lambda item: E2E_DIR in str(item.path).replace("\\", "/"))
 
 

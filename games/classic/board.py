@@ -7,7 +7,7 @@ the group chosen with ``?group=``, or the grey wall's column buttons. What a
 take would send to the floor is read off ``engine.copy()`` with the take
 applied, not worked out again here.
 
-Everything on the table is public (``rules/classic.md §9``); the bag and the lid
+Everything on the table is public (``docs/rules/azul.md §9``); the bag and the lid
 are shown as counts by colour (the engine keeps no bag order).
 """
 

@@ -55,7 +55,7 @@ class ClassicMoveForm(forms.Form):
         return data
 
     def record_event(self) -> dict[str, Any]:
-        """The move as a record event without its seat (``spec/record.md``)."""
+        """The move as a record event without its seat (``docs/record.md``)."""
         data = self.cleaned_data
         if data["kind"] == "wall":
             return {"wall": {"line": int(data["line"]), "column": data["column"]}}

@@ -2,7 +2,7 @@
 
 Points from wall placements, floor penalties, each end bonus (rows, columns,
 colours) and how many rows, columns and colours were completed
-(``rules/classic.md §6, §7``). Works for a resigned game too (the totals so far).
+(``docs/rules/azul.md §6, §7``). Works for a resigned game too (the totals so far).
 """
 
 from __future__ import annotations

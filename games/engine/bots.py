@@ -442,7 +442,7 @@ def _rows(wall: list[list[int]]) -> int:
 
 
 def _classic_bonus(wall: list[list[int]]) -> int:
-    """End bonuses of ``wall`` (rules/classic.md §7)."""
+    """End bonuses of ``wall`` (docs/rules/azul.md §7)."""
     rows = _rows(wall)
     columns = sum(1 for c in range(5) if all(wall[r][c] >= 0 for r in range(5)))
     counts = [0] * 5
@@ -643,7 +643,8 @@ def _board_worth(
 
 
 def _allowed(grey: bool, filled: int, colours: int, star: int) -> int:
-    """Colours ``star`` may take (rules/pavilion.md §5, §8), as a bitmask."""
+    """Colours ``star`` may take (docs/rules/summer-pavilion.md §5, §8), as a
+    bitmask."""
     if grey:
         if POPCOUNT[filled >> (star * 6) & 63] <= 1:
             return 63

@@ -1,6 +1,6 @@
 """Classic Azul, coloured wall (``classic``) and grey wall (``classic-grey``).
 
-Implements ``rules/classic.md``. The state is compact (lists of small ints, colour
+Implements ``docs/rules/azul.md``. The state is compact (lists of small ints, colour
 masks) so that a copy is a handful of list slices and a random playout runs fast.
 
 Decisions are small immutable values: :class:`Take` in the factory offer phase and,
@@ -90,7 +90,7 @@ class Take(NamedTuple):
     """Take every tile of ``colour`` from ``source`` and place them on ``line``.
 
     ``source`` is a factory index or :data:`CENTER`; ``line`` is 0–4 or
-    :data:`FLOOR` (``rules/classic.md §4``).
+    :data:`FLOOR` (``docs/rules/azul.md §4``).
     """
 
     seat: int
@@ -226,7 +226,7 @@ class Board:
 
 
 class ClassicGame:
-    """A game of classic Azul (``rules/classic.md``).
+    """A game of classic Azul (``docs/rules/azul.md``).
 
     Public state, all readable by the site: ``variant``, ``players``, ``grey``,
     ``first_seat``, ``round`` (1-based), ``phase`` (``deal``, ``offer``, ``tiling``,
@@ -358,7 +358,7 @@ class ClassicGame:
 
     def standing_keys(self) -> list[tuple[int, ...]]:
         """Each seat's standing now, bigger is better: score, then complete rows
-        (the tie-break of ``rules/classic.md §7``)."""
+        (the tie-break of ``docs/rules/azul.md §7``)."""
         return [(board.score, board.complete_rows()) for board in self.boards]
 
     def events(self) -> list[dict[str, Any]]:
@@ -928,7 +928,8 @@ class ClassicGame:
             raise AssertionError("a deal with no tiles")
 
     def _apply_deal(self, factories: Sequence[Sequence[int]]) -> None:
-        """Replay a recorded deal, checking each draw against the bag (record.md)."""
+        """Replay a recorded deal, checking each draw against the bag
+        (docs/record.md)."""
         if self.phase != PHASE_DEAL:
             raise IllegalMoveError("no deal is due now", "no_deal_due")
         if len(factories) != len(self.factories):
@@ -959,7 +960,7 @@ class ClassicGame:
     # ------------------------------------------------------------- records
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
-        """Apply one record event (``spec/record.md``), checked."""
+        """Apply one record event (``docs/record.md``), checked."""
         if "deal" in event:
             deal = event["deal"]
             if not isinstance(deal, list) or not all(isinstance(f, list) for f in deal):

@@ -205,7 +205,7 @@ class Game(Protocol):
         ...
 
     def events(self) -> list[dict[str, Any]]:
-        """Every event so far, as record events (``spec/record.md``)."""
+        """Every event so far, as record events (``docs/record.md``)."""
         ...
 
     def events_from(self, start: int) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
-"""Azul: Summer Pavilion, coloured and grey side (``rules/pavilion.md``).
+"""Azul: Summer Pavilion, coloured and grey side (``docs/rules/summer-pavilion.md``).
 
 Moves are small frozen value objects (:class:`Take`, :class:`Place`, :class:`Bonus`,
-:class:`Pass`) that turn themselves into record events (``spec/record.md``).
+:class:`Pass`) that turn themselves into record events (``docs/record.md``).
 :class:`PavilionGame` offers a checked ``play`` and an unchecked ``push`` beside
 ``apply_event`` for records; random events (the supply refills and the deals) are
 drawn by ``chance(rng)`` with the caller's generator.
@@ -11,7 +11,8 @@ Every refusal (``IllegalMoveError``/``InvalidMoveError``) carries a stable snake
 the record spells them, space numbers, counts), so a site can word it in any
 language without reading the English message.
 
-Cases ``rules/pavilion.md`` leaves open, decided here as the printed game plays:
+Cases ``docs/rules/summer-pavilion.md`` leaves open, decided here as the printed
+game plays:
 
 - A player may pass at any time in Phase 2, also while they could still place.
 - Tiles kept on the corners return to the hand at the start of the next round (§6)
@@ -334,7 +335,7 @@ Move = Take | Place | Bonus | Pass
 
 
 def move_from_event(event: Mapping[str, Any], players: int) -> Move:
-    """Parse a decision event (``spec/record.md``); InvalidMoveError if malformed."""
+    """Parse a decision event (``docs/record.md``); InvalidMoveError if malformed."""
     if not isinstance(event, Mapping):
         raise InvalidMoveError("an event is a JSON object", "not_an_object")
     seat = _parse_seat(event, players)
@@ -474,7 +475,7 @@ PHASES = ("supply", "deal", "take", "place", "bonus", "over")
 
 
 class PavilionGame:
-    """A game of Summer Pavilion for 2-4 players (``rules/pavilion.md``).
+    """A game of Summer Pavilion for 2-4 players (``docs/rules/summer-pavilion.md``).
 
     Colours are indices into ``pavilion_board.COLOURS``; every collection of tiles is
     a list of 6 counts by colour. Public state (read it, do not write it outside
@@ -625,7 +626,7 @@ class PavilionGame:
         }
 
     def events(self) -> list[dict[str, Any]]:
-        """Every event so far as record events (``spec/record.md``)."""
+        """Every event so far as record events (``docs/record.md``)."""
         return self.events_from(0)
 
     def events_from(self, start: int) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""Summer Pavilion board geometry as data (``rules/pavilion.md`` §2, §7, §8).
+"""Summer Pavilion board geometry as data (``docs/rules/summer-pavilion.md``
+§2, §7, §8).
 
 Everything about the printed board lives here, written out as tables a person can
 check against the rulebook picture: star names and colours, the printed cost of every

@@ -1,4 +1,4 @@
-"""Game records, version 1 (``spec/record.md``): export, import, replay, random games.
+"""Game records, version 1 (``docs/record.md``): export, import, replay, random games.
 
 A record is the game's history: every decision and every random outcome, so it
 replays without a random generator. Importing validates every event with the same

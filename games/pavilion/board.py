@@ -4,7 +4,7 @@
 (``templates/games/pavilion/_position.html``; the live board and the replay both
 draw it); ``live_context(...)`` adds the decision of the player whose page it is
 (``_live.html``). Everything on the table is public, the bag's and the tower's
-contents included as counts (``rules/pavilion.md §9``).
+contents included as counts (``docs/rules/summer-pavilion.md §9``).
 
 A tile is a dict ``{"colour", "letter", "label", "wild"}`` that
 ``_tile.html`` draws; the board's geometry (SVG points, label positions) is
@@ -50,7 +50,8 @@ from .words import (
 # ---------------------------------------------------------------- geometry
 # The board in a 100 × 100 box: the centre star in the middle, the six outer stars
 # around it, clockwise from upper-left: orange, red, blue, yellow, green, purple
-# (rules/pavilion.md §2). Angles are degrees clockwise from "up". Each space is a
+# (docs/rules/summer-pavilion.md §2). Angles are degrees clockwise from "up".
+# Each space is a
 # 60° diamond with one corner at its star's centre; on an outer star at angle φ,
 # spaces 2 and 3 face the centre, 5 and 6 flank the window (space n points at
 # φ + 90 + 60(n - 1)); centre space n points at 60(n - 1).

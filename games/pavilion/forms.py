@@ -74,7 +74,7 @@ class PavilionMoveForm(forms.Form):
         return data
 
     def record_event(self) -> dict[str, Any]:
-        """The move as a record event without its seat (``spec/record.md``)."""
+        """The move as a record event without its seat (``docs/record.md``)."""
         data = self.cleaned_data
         kind = data["kind"]
         if kind == "take":

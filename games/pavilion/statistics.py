@@ -2,7 +2,8 @@
 
 The starting points, star placements, start-token, discard and leftover
 penalties, star and number bonuses, and the stars and structures completed
-(``rules/pavilion.md §4–§8``). Works for a resigned game too (the totals so far).
+(``docs/rules/summer-pavilion.md §4–§8``). Works for a resigned game too (the
+totals so far).
 """
 
 from __future__ import annotations

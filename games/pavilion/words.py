@@ -2,7 +2,8 @@
 
 Everything is translated when it is asked for (``gettext`` at call time), so one
 process serves every language. Stars and spaces are named as players name them:
-"orange star, space 3", "centre star"; on the grey side (``rules/pavilion.md §8``)
+"orange star, space 3", "centre star"; on the grey side
+(``docs/rules/summer-pavilion.md §8``)
 a star has no colour and is named by its place on the board ("upper-left star",
 as ``board.py`` draws it), never by a colour. Machine values ("orange-3") stay in
 forms and marks. Counts go through ``ngettext``.

@@ -1,6 +1,6 @@
 """Browser tests: Debian's Chromium driven by Playwright against a Daphne server.
 
-Follows stack.md: a fork-safe Daphne process (pitfalls 1, 2, 4), the test database
+Follows docs/stack.md: a fork-safe Daphne process (pitfalls 1, 2, 4), the test database
 in a file, ``DJANGO_ALLOW_ASYNC_UNSAFE`` for ORM calls next to Playwright's loop
 (pitfall 3), and these tests sorted last by ``tests/conftest.py``.
 """
@@ -85,7 +85,9 @@ def live_url(
 
     for connection in connections.all():
         if connection.vendor == "sqlite" and connection.is_in_memory_db():
-            pytest.fail("the live server needs a file database (stack.md §4)")
+            pytest.fail(
+                "the live server needs a file database (docs/stack.md pitfall 4)"
+            )
     connections.close_all()
     process = ForkSafeDaphneProcess(
         "127.0.0.1", partial(_application), setup=set_database_connection

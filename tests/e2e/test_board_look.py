@@ -89,7 +89,7 @@ ROWS = """
 @pytest.fixture
 def quiet_doorbells(monkeypatch: pytest.MonkeyPatch) -> None:
     """Moves played here by the service would ring the channel layer through
-    async_to_sync beside Playwright's event loop (stack.md pitfall 3); pages are
+    async_to_sync beside Playwright's event loop (docs/stack.md pitfall 3); pages are
     loaded after the moves instead."""
     monkeypatch.setattr(notifications, "_send", lambda messages: None)
 

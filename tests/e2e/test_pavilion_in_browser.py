@@ -70,7 +70,7 @@ def test_take_and_place_by_clicking(
     from accounts.models import User
 
     # moves played here by the service would ring the channel layer through
-    # async_to_sync beside Playwright's event loop (stack.md pitfall 3); the page
+    # async_to_sync beside Playwright's event loop (docs/stack.md pitfall 3); the page
     # is reloaded instead (the Daphne child, forked earlier, still notifies)
     monkeypatch.setattr(notifications, "_send", lambda messages: None)
 

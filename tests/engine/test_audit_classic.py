@@ -1,5 +1,5 @@
-"""Independent audit of the classic engine against ``rules/classic.md`` and
-``spec/record.md``.
+"""Independent audit of the classic engine against ``docs/rules/azul.md`` and
+``docs/record.md``.
 
 Two kinds of checks:
 
@@ -187,7 +187,7 @@ def test_s7_b_a_round_with_a_wall_tile_restarts_the_idle_count() -> None:
 
 
 def test_s7_ranks_are_one_plus_seats_strictly_ahead_by_score_then_rows() -> None:
-    """§7 + record.md ``ranks``: finals 20, 20, 18, 20 with 1, 2, 0, 2 rows."""
+    """§7 + docs/record.md ``ranks``: finals 20, 20, 18, 20 with 1, 2, 0, 2 rows."""
     game = ClassicGame(4)
     for seat, (score, rows) in enumerate(((18, 1), (16, 2), (18, 0), (16, 2))):
         game.boards[seat].score = score
@@ -206,7 +206,7 @@ def test_s7_ranks_are_one_plus_seats_strictly_ahead_by_score_then_rows() -> None
 
 
 def test_s8_wall_events_start_at_seat_0_whoever_holds_the_marker() -> None:
-    """record.md: grouped by seat from seat 0, lines 0..4 within a seat."""
+    """docs/record.md: grouped by seat from seat 0, lines 0..4 within a seat."""
     game = dealt(2, "RRRY", "BBBB", grey=True, first=1)
     game.play(Take(1, 0, R, 2))  # 3 red: line 2 full; yellow to the centre
     game.play(Take(0, 1, B, 3))  # 4 blue: line 3 full
@@ -222,7 +222,7 @@ def test_s8_wall_events_start_at_seat_0_whoever_holds_the_marker() -> None:
 
 
 def test_s8_a_line_with_exactly_one_legal_column_still_gets_an_event() -> None:
-    """record.md: an event whenever at least one column is legal, even only one."""
+    """docs/record.md: an event whenever at least one column is legal, even only one."""
     game = dealt(2, "RRRR", grey=True)
     board = game.boards[0]
     for column, colour in enumerate((B, Y, R, K)):
@@ -236,7 +236,7 @@ def test_s8_a_line_with_exactly_one_legal_column_still_gets_an_event() -> None:
 
 
 def test_s8_an_upper_line_can_leave_a_lower_line_without_a_column() -> None:
-    """§8 + record.md: legality is judged when the line is tiled (after the upper
+    """§8 + docs/record.md: legality is judged when the line is tiled (after the upper
     lines). Red line 0 can only go to column 4; then red line 1, whose only empty
     space is column 4 too, has none: its 2 tiles go to the floor without an event.
     Red at (0, 4): horizontal run (0,1)-(0,4) = 4 points; floor 2 tiles = -2."""
@@ -270,7 +270,7 @@ def test_s8_grey_end_bonus_counts_a_colour_wherever_it_stands() -> None:
     assert game.outcome().scores == (10, 0)
 
 
-# record.md ----------------------------------------------------------------------------
+# docs/record.md -----------------------------------------------------------------------
 
 
 def tiny_record(**changes: Any) -> dict[str, Any]:
@@ -312,7 +312,8 @@ def tiny_record(**changes: Any) -> dict[str, Any]:
     ],
 )
 def test_record_integers_must_be_json_integers(path: tuple, value: object) -> None:
-    """record.md Syntax: seats, factories, lines are JSON integers (no 0.0/false)."""
+    """docs/record.md Syntax: seats, factories, lines are JSON integers (no
+    0.0/false)."""
     data = json.loads(json.dumps(tiny_record()))
     node = data
     for key in path[:-1]:
@@ -348,7 +349,7 @@ def test_record_one_kind_key_unknown_keys_ignored_result_ignored() -> None:
 def test_replay_refuses_an_unfinished_record_with_the_event_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """record.md: ``event <len>: the record ends before the game is over``, exit
+    """docs/record.md: ``event <len>: the record ends before the game is over``, exit
     non-zero, nothing on standard output."""
     path = tmp_path / "part.json"
     path.write_text(json.dumps(tiny_record()))
@@ -365,7 +366,7 @@ def test_replay_refuses_an_unfinished_record_with_the_event_count(
 def test_replay_reports_absurdly_nested_json_as_a_record_fault(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """record.md Commands: a malformed record gives ``record: ...`` on stderr and a
+    """docs/record.md Commands: a malformed record gives ``record: ...`` on stderr and a
     non-zero exit, not a traceback (json raises RecursionError, not ValueError)."""
     path = tmp_path / "deep.json"
     path.write_text("[" * 100_000 + "]" * 100_000)
@@ -611,7 +612,7 @@ def _key(event: dict[str, Any]) -> tuple[Any, ...]:
 def test_engine_agrees_with_an_independent_reference(
     variant: str, players: int, seed: int
 ) -> None:
-    """§3-§8 and record.md turn order: same legal sets, scores, ranks, bag, lid.
+    """§3-§8 and docs/record.md turn order: same legal sets, scores, ranks, bag, lid.
 
     Decisions are random but prefer pattern lines, so walls fill, rows complete,
     the lid is poured and the grey wall's column choices (and dead lines) occur."""

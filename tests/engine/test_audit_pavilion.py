@@ -1,5 +1,5 @@
-"""Independent audit of the Summer Pavilion engine against ``rules/pavilion.md``
-and ``spec/record.md``.
+"""Independent audit of the Summer Pavilion engine against
+``docs/rules/summer-pavilion.md`` and ``docs/record.md``.
 
 Hand-worked positions (section in the name, arithmetic in a comment), literal
 tables typed from the rules page (not derived from the engine's tables), and a
@@ -332,7 +332,7 @@ def test_s8_grey_all_3s_need_the_centre_and_every_outer_space_1() -> None:
 
 
 def test_record_grey_place_uses_position_names_and_coloured_side_numbers() -> None:
-    """record.md: on the grey side ``star`` is the position name and ``space`` the
+    """docs/record.md: on the grey side ``star`` is the position name and ``space`` the
     coloured-side number; blue 3 prints cost 1 there, so one red pays for it."""
     game = position(grey=True, hands={0: {"red": 1}})
     event = {"seat": 0, "star": "blue", "space": 3, "colour": "red", "wilds": 0}
@@ -368,7 +368,7 @@ def test_record_unfinished_pavilion_replay_names_the_event_count(
 
 
 def test_record_supply_events_come_only_at_set_up_or_after_phase2_turns() -> None:
-    """record.md: 10 at set-up before the first deal; later only right after a
+    """docs/record.md: 10 at set-up before the first deal; later only right after a
     Phase-2 turn; never after the last turn of round 6 (the last event is a pass)."""
     for seed in range(6):
         events = record.export(
@@ -684,7 +684,7 @@ def _key(event: dict[str, Any]) -> tuple[Any, ...]:
 def test_engine_agrees_with_an_independent_reference(
     variant: str, players: int, seed: int
 ) -> None:
-    """§3-§8 and record.md turn order. Decisions are random but mostly placements
+    """§3-§8 and docs/record.md turn order. Decisions are random but mostly placements
     (so stars, structures, bonuses and end bonuses occur)."""
     rng = random.Random(seed)
     first = rng.randrange(players)

@@ -1,4 +1,4 @@
-"""Classic game records (``spec/record.md``): export, import, replay, commands."""
+"""Classic game records (``docs/record.md``): export, import, replay, commands."""
 
 from __future__ import annotations
 

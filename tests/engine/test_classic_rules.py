@@ -1,4 +1,4 @@
-"""Classic Azul rules, section by section (``rules/classic.md``), scores by hand."""
+"""Classic Azul rules, section by section (``docs/rules/azul.md``), scores by hand."""
 
 from __future__ import annotations
 

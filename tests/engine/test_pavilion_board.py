@@ -1,4 +1,5 @@
-"""Summer Pavilion board geometry against ``rules/pavilion.md`` §2, §7 and §8."""
+"""Summer Pavilion board geometry against ``docs/rules/summer-pavilion.md`` §2, §7
+and §8."""
 
 from __future__ import annotations
 

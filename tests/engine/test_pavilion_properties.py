@@ -1,4 +1,5 @@
-"""Property tests over thousands of random Summer Pavilion games (rules/pavilion.md).
+"""Property tests over thousands of random Summer Pavilion games
+(docs/rules/summer-pavilion.md).
 
 Every random game is played through the checked ``play`` (so each decision that
 ``legal_moves`` offers must also pass the checks) and after every event: the 132 tiles

@@ -1,4 +1,4 @@
-"""Summer Pavilion records (``spec/record.md``): round trips, import errors, CLI."""
+"""Summer Pavilion records (``docs/record.md``): round trips, import errors, CLI."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Summer Pavilion rules, hand-worked positions (``rules/pavilion.md``).
+"""Summer Pavilion rules, hand-worked positions (``docs/rules/summer-pavilion.md``).
 
 Positions are built by :func:`position`, which sets a new game's attributes
 directly, taking every tile it places from the bag so the 132 tiles stay counted.

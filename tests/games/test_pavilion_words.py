@@ -1,6 +1,7 @@
 """Stars and spaces in the players' words: "orange star, space 3"; on the grey side
-a star is named by its place on the board, never by a colour (rules/pavilion.md
-§2, §8). The machine values (``orange-3``) stay in forms and marks."""
+a star is named by its place on the board, never by a colour
+(docs/rules/summer-pavilion.md §2, §8). The machine values (``orange-3``) stay in
+forms and marks."""
 
 from __future__ import annotations
 

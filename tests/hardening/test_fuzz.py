@@ -6,7 +6,7 @@ finished and an open game, both families' names, a player's name. Requests come
 from an anonymous visitor, a signed-in spectator (GET and POST) and a player of
 the started game (GET: the board's picks). Values include what broke the site
 before — ``"²"``, 5,000 digits, 2**63, 9999-12-31, ``\\x00`` (PostgreSQL refuses
-it: the site must cope, stack.md pitfall 9) — beside hypothesis' own text. Lone
+it: the site must cope, docs/stack.md pitfall 9) — beside hypothesis' own text. Lone
 surrogates are left out: no HTTP request can carry one (the test client could not
 even encode it). The test client re-raises any exception a view lets through.
 

@@ -5,7 +5,7 @@ database.
 
 A real command line, not a forked test server: it runs ``azulsite/asgi.py`` as a
 server does (the deadline loop it starts included), and no asgiref executor or
-reactor state crosses a fork (stack.md pitfall 2).
+reactor state crosses a fork (docs/stack.md pitfall 2).
 """
 
 from __future__ import annotations
@@ -96,13 +96,14 @@ def free_port() -> int:
 
 
 def database_url() -> str:
-    """The test database, as ``DATABASE_URL`` for a child process (stack.md §4)."""
+    """The test database, as ``DATABASE_URL`` for a child process (docs/stack.md
+    pitfall 4)."""
     from django.db import connection
 
     db = connection.settings_dict
     if connection.vendor == "sqlite":
         if connection.is_in_memory_db():  # type: ignore[attr-defined]
-            pytest.fail("live servers need a file database (stack.md §4)")
+            pytest.fail("live servers need a file database (docs/stack.md pitfall 4)")
         return f"sqlite:///{db['NAME']}"
     return (
         f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:"
@@ -257,7 +258,7 @@ class Page:
 
     def __init__(self, port: int, path: str, *, reconnect: bool = True) -> None:
         self.url = f"ws://127.0.0.1:{port}{path}"
-        self.origin = f"http://127.0.0.1:{port}"  # stack.md pitfall 6
+        self.origin = f"http://127.0.0.1:{port}"  # docs/stack.md pitfall 6
         self.reconnect = reconnect
         self.messages: queue.Queue[Message] = queue.Queue()
         self.connections = 0

@@ -1,7 +1,7 @@
 """The browser fixtures of tests/e2e (Daphne live server, Chromium launch args).
 
 This folder's path holds ``/e2e/``, so tests/conftest.py runs it with the other
-browser tests, last (stack.md pitfall 3).
+browser tests, last (docs/stack.md pitfall 3).
 """
 
 from tests.e2e.conftest import (  # noqa: F401
