@@ -2,9 +2,11 @@
 
 A family (classic Azul, Summer Pavilion) is one package, ``games/classic/`` or
 ``games/pavilion/``, with a module-level ``FAMILY`` object, and its templates under
-``templates/games/<name>/``. ``family_for(variant)`` is the one place that knows
-which families exist: views, services and replays call the contract and never
-branch on the family. A third Azul game would be one new package, its templates
+``templates/games/<name>/``. Which variants and families exist is the engine's
+registry (``games.engine.variants``); each package extends its engine family
+with the site's side, and ``family_for(variant)`` finds it: views, services and
+replays call the contract and never branch on the family. A third Azul game would
+be its engine family and variants in the registry, one new package, its templates
 and one line in ``FAMILIES``.
 
 Templates:
@@ -32,6 +34,7 @@ from django import forms
 from games.classic import FAMILY as CLASSIC
 from games.engine.common import EngineError
 from games.engine.common import Game as EngineGame
+from games.engine.variants import VARIANTS, Family
 from games.pavilion import FAMILY as PAVILION
 
 
@@ -54,11 +57,12 @@ class MoveForm(Protocol):
 class GameFamily(Protocol):
     """What differs between game families."""
 
-    name: str
-    """``classic`` or ``pavilion``: the ``Game.family`` value and template folder."""
+    engine_family: Family
+    """The engine registry's family (``games.engine.variants``) this one extends:
+    its variants, their players and titles."""
 
-    variants: tuple[str, ...]
-    """The record variants that belong to the family."""
+    name: str
+    """``engine_family.name``: the ``Game.family`` value and template folder."""
 
     position_template: str
     live_template: str
@@ -108,8 +112,10 @@ FAMILIES: dict[str, GameFamily] = {
     family.name: family for family in (CLASSIC, PAVILION)
 }
 
+# Every variant of the engine's registry has its family here (a KeyError on import
+# otherwise).
 _BY_VARIANT: dict[str, GameFamily] = {
-    variant: family for family in FAMILIES.values() for variant in family.variants
+    variant.name: FAMILIES[variant.family.name] for variant in VARIANTS
 }
 
 

@@ -21,6 +21,7 @@ from games.engine import policy, record
 from games.engine.classic import FLOOR, Take
 from games.engine.common import CENTER
 from games.engine.pavilion import Place
+from games.engine.variants import PAVILION_FAMILY, find_variant
 
 RANDOM_DECISIONS = 0.04
 """Share of decisions taken at random (so games differ and blunders happen)."""
@@ -69,7 +70,7 @@ def choose(game: Any, rng: random.Random) -> Any:
     if rng.random() < RANDOM_DECISIONS:
         moves = game.legal_moves()
         return moves[rng.randrange(len(moves))]
-    if not game.variant.startswith("pavilion"):
+    if find_variant(game.variant).family is not PAVILION_FAMILY:
         moves = game.legal_moves()
         if isinstance(moves[0], Take):
             return _classic_take(game, moves, rng)

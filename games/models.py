@@ -12,33 +12,39 @@ from django.db.models import Q, Value
 from django.db.models.functions import Replace
 from django.utils.translation import gettext_lazy as _
 
-
-class Variant(models.TextChoices):
-    """Every variant a game may have; values are the record's ``variant`` names."""
-
-    CLASSIC = "classic", _("Azul (coloured wall)")
-    CLASSIC_GREY = "classic-grey", _("Azul (grey wall)")
-    PAVILION = "pavilion", _("Azul: Summer Pavilion (coloured side)")
-    PAVILION_GREY = "pavilion-grey", _("Azul: Summer Pavilion (grey side)")
+from games.engine import variants
 
 
-class Family(models.TextChoices):
-    """A game family: ratings, leaderboards and statistics are kept per family;
-    each grey variant counts with its game."""
+def _member(name: str) -> str:
+    """A member name for a registry name (``classic-grey``: ``CLASSIC_GREY``)."""
+    return name.upper().replace("-", "_")
 
-    CLASSIC = "classic", _("Azul")
-    PAVILION = "pavilion", _("Azul: Summer Pavilion")
 
+# The engine's registry (``games.engine.variants``) says which variants and
+# families exist; here they become choices, with their titles translated.
+
+Variant = models.TextChoices(  # type: ignore[call-overload]
+    "Variant",
+    [(_member(v.name), (v.name, _(v.title))) for v in variants.VARIANTS],
+)
+"""Every variant a game may have; values are the record's ``variant`` names."""
+
+Family = models.TextChoices(  # type: ignore[call-overload]
+    "Family",
+    [(_member(f.name), (f.name, _(f.title))) for f in variants.FAMILIES],
+)
+"""A game family: ratings, leaderboards and statistics are kept per family;
+each grey variant counts with its game."""
 
 FAMILY_VARIANTS: dict[str, tuple[str, ...]] = {
-    Family.CLASSIC: (Variant.CLASSIC, Variant.CLASSIC_GREY),
-    Family.PAVILION: (Variant.PAVILION, Variant.PAVILION_GREY),
+    family.name: tuple(variant.name for variant in family.variants())
+    for family in variants.FAMILIES
 }
 
 
 def variant_family(variant: str) -> str:
     """``classic-grey`` → ``classic``; ``pavilion`` → ``pavilion``."""
-    return variant.removesuffix("-grey")
+    return variants.find_variant(variant).family.name
 
 
 DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
@@ -105,7 +111,7 @@ class Game(models.Model):
         help_text="Cache: {'events': [...]}; rebuildable from the Move rows.",
     )
     family = models.GeneratedField(
-        expression=Replace("variant", Value("-grey"), Value("")),
+        expression=Replace("variant", Value(variants.GREY_SUFFIX), Value("")),
         output_field=models.CharField(max_length=20),
         db_persist=True,
         help_text="The variant's game family (classic, pavilion), for the archive.",
@@ -128,7 +134,10 @@ class Game(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(players__gte=2, players__lte=4), name="game_players_2_4"
+                condition=Q(
+                    players__gte=variants.PLAYERS[0], players__lte=variants.PLAYERS[-1]
+                ),
+                name="game_players_2_4",
             ),
             models.CheckConstraint(
                 condition=Q(days_per_move__in=DAYS_PER_MOVE),

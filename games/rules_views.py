@@ -15,6 +15,7 @@ from django.shortcuts import render
 from games.classic.words import tile
 from games.engine.classic import COLOURS, FLOOR_PENALTIES
 from games.engine.pavilion_board import COLOURS as pavilion_colours
+from games.engine.variants import CLASSIC_FAMILY, PAVILION_FAMILY
 from games.pavilion.board import tile as pavilion_tile
 
 
@@ -99,14 +100,15 @@ def _pavilion_context() -> dict[str, Any]:
 
 
 RULES = {
-    "classic": ("games/rules/classic.html", _classic_context),
-    "pavilion": ("games/rules/pavilion.html", _pavilion_context),
+    CLASSIC_FAMILY.name: _classic_context,
+    PAVILION_FAMILY.name: _pavilion_context,
 }
+"""Each family's rules page: ``games/rules/<family>.html`` and its drawings."""
 
 
 def rules(request: HttpRequest, family: str) -> HttpResponse:
     """``/rules/classic/`` and ``/rules/pavilion/`` (each with its grey variant)."""
     if family not in RULES:
         raise Http404
-    template, context = RULES[family]
+    template, context = f"games/rules/{family}.html", RULES[family]
     return render(request, template, {"family": family, **context()})

@@ -16,14 +16,15 @@ from typing import Any
 
 from games.engine.classic import ClassicGame
 from games.engine.common import EngineError
+from games.engine.variants import CLASSIC_FAMILY, Family
 
 from . import board, statistics, words
 from .forms import ClassicMoveForm
 
 
 class ClassicFamily:
-    name: str = "classic"
-    variants: tuple[str, ...] = ("classic", "classic-grey")
+    engine_family: Family = CLASSIC_FAMILY
+    name: str = CLASSIC_FAMILY.name
     position_template: str = "games/classic/_position.html"
     live_template: str = "games/classic/_live.html"
 

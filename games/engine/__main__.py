@@ -10,7 +10,6 @@ from pathlib import Path
 
 from .common import RecordError
 from .record import (
-    VARIANTS,
     default_names,
     dumps,
     export,
@@ -18,6 +17,7 @@ from .record import (
     random_game,
     replay_summary,
 )
+from .variants import PLAYERS, VARIANT_NAMES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="replay a record, print the scores")
     replay.add_argument("file", type=Path)
     rand = commands.add_parser("random", help="print a record of a random game")
-    rand.add_argument("--variant", choices=VARIANTS, required=True)
-    rand.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
+    rand.add_argument("--variant", choices=VARIANT_NAMES, required=True)
+    rand.add_argument("--players", type=int, choices=PLAYERS, required=True)
     rand.add_argument("--seed", type=int, required=True)
     suggest = commands.add_parser(
         "suggest", help="print a computer player's next decision for a record"

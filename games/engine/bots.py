@@ -75,11 +75,12 @@ from .pavilion import (
     Place,
 )
 from .pavilion import Take as PavilionTake
+from .variants import CLASSIC_FAMILY, PAVILION_FAMILY, find_variant
 
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
 """Budget of a decision by level (easy and medium do not search)."""
-NODES_PER_SECOND = {"classic": 7000, "pavilion": 2500}
+NODES_PER_SECOND = {CLASSIC_FAMILY.name: 7000, PAVILION_FAMILY.name: 2500}
 """Search nodes one second buys on the development machine, by game family."""
 EASY_NOISE = 1.2
 OWN_SHARE = 0.25
@@ -115,7 +116,7 @@ def choose(
     if level == "medium":
         return _greedy(game, moves, seat, rules, rng)
     budget = DEFAULT_SECONDS["strong"] if seconds is None else seconds
-    family = "classic" if isinstance(game, ClassicGame) else "pavilion"
+    family = find_variant(game.variant).family.name
     # a node costs more with more boards to evaluate
     per_second = NODES_PER_SECOND[family] * (2 / game.players) ** 1.5
     nodes = max(200, int(budget * per_second))

@@ -35,6 +35,7 @@ from .common import (
     outcome_from_keys,
     take_drawn_tile,
 )
+from .variants import CLASSIC_FAMILY
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
@@ -273,7 +274,7 @@ class ClassicGame:
             raise ValueError("classic Azul is for 2, 3 or 4 players")
         if not 0 <= first_seat < players:
             raise ValueError("first_seat must be a seat number")
-        self.variant = "classic-grey" if grey else "classic"
+        self.variant = CLASSIC_FAMILY.variant(grey=grey).name
         self.players = players
         self.grey = grey
         self.first_seat = first_seat

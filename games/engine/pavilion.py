@@ -68,6 +68,7 @@ from .pavilion_board import (
     WINDOWS,
     Space,
 )
+from .variants import PAVILION_FAMILY
 
 # ---------------------------------------------------------------------------
 # Flat geometry derived from pavilion_board (space index = star * 6 + n - 1)
@@ -516,7 +517,7 @@ class PavilionGame:
             raise ValueError("first_seat must be a seat number")
         self.players = players
         self.grey = grey
-        self.variant = "pavilion-grey" if grey else "pavilion"
+        self.variant = PAVILION_FAMILY.variant(grey=grey).name
         self.first_seat = first_seat
         self.costs = COSTS_GREY if grey else COSTS_COLOURED
         self.round = 1

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .common import CENTER
+from .variants import PAVILION_FAMILY, find_variant
 
 
 def choose_move(game: Any, rng: random.Random) -> Any:
@@ -31,8 +32,7 @@ def choose_move(game: Any, rng: random.Random) -> Any:
     moves = list(game.legal_moves())
     if not moves:
         raise ValueError("no decision is awaited")
-    variant = getattr(game, "variant", "")
-    if variant.startswith("pavilion"):
+    if find_variant(game.variant).family is PAVILION_FAMILY:
         if game.phase == "bonus":
             return moves[0]
         key = _pavilion_key(game)

@@ -14,28 +14,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .common import EngineError, Game, RecordError
+from .variants import VARIANT_NAMES, find_variant
 
 FORMAT = "azul-record"
 VERSION = 1
-VARIANTS = ("classic", "classic-grey", "pavilion", "pavilion-grey")
 EVENT_KEYS = ("deal", "supply", "wall", "bonus", "pass", "star", "from")
 
 
 def new_game(variant: str, players: int, first_seat: int = 0) -> Game:
     """A new game of ``variant`` for ``players`` seats, before its first deal."""
-    if variant in ("classic", "classic-grey"):
-        from .classic import ClassicGame
-
-        return ClassicGame(
-            players, grey=variant == "classic-grey", first_seat=first_seat
-        )
-    if variant in ("pavilion", "pavilion-grey"):
-        from .pavilion import PavilionGame
-
-        return PavilionGame(
-            players, grey=variant == "pavilion-grey", first_seat=first_seat
-        )
-    raise ValueError(f"unknown variant {variant!r}")
+    return find_variant(variant).new_game(players, first_seat)
 
 
 class Record:
@@ -77,15 +65,18 @@ def _header(data: Any) -> tuple[str, list[str], int, list[Any]]:
     if type(version) is not int or version != VERSION:
         raise RecordError(None, f'"version" must be {VERSION}')
     variant = data.get("variant")
-    if variant not in VARIANTS:
-        raise RecordError(None, f'"variant" must be one of {", ".join(VARIANTS)}')
+    if variant not in VARIANT_NAMES:
+        raise RecordError(None, f'"variant" must be one of {", ".join(VARIANT_NAMES)}')
     names = data.get("players")
+    counts = find_variant(variant).players
     if (
         not isinstance(names, list)
-        or not 2 <= len(names) <= 4
+        or len(names) not in counts
         or not all(isinstance(name, str) for name in names)
     ):
-        raise RecordError(None, '"players" must list 2 to 4 names')
+        raise RecordError(
+            None, f'"players" must list {counts[0]} to {counts[-1]} names'
+        )
     first_seat = data.get("first_seat")
     if type(first_seat) is not int or not 0 <= first_seat < len(names):
         raise RecordError(None, '"first_seat" must be a seat number')

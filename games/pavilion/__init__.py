@@ -16,14 +16,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.common import EngineError
+from games.engine.variants import PAVILION_FAMILY, Family
 
 from . import board, statistics, words
 from .forms import PavilionMoveForm
 
 
 class PavilionFamily:
-    name = "pavilion"
-    variants: tuple[str, ...] = ("pavilion", "pavilion-grey")
+    engine_family: Family = PAVILION_FAMILY
+    name: str = PAVILION_FAMILY.name
     position_template = "games/pavilion/_position.html"
     live_template = "games/pavilion/_live.html"
 

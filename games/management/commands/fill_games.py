@@ -25,15 +25,16 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.engine import variants
 from games.fill import FillGame, play, play_many
 from games.models import Game, Move, PlayerStats, RatingChange, Seat, variant_family
 from games.ratings import _new_stats, ratings_apply, stats_add_result
 
 VARIANTS = (
-    ("classic", 0.45),
-    ("classic-grey", 0.15),
-    ("pavilion", 0.3),
-    ("pavilion-grey", 0.1),
+    (variants.CLASSIC.name, 0.45),
+    (variants.CLASSIC_GREY.name, 0.15),
+    (variants.PAVILION.name, 0.3),
+    (variants.PAVILION_GREY.name, 0.1),
 )
 PLAYER_COUNTS = ((2, 0.5), (3, 0.3), (4, 0.2))
 
