@@ -19,6 +19,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from games.engine.variants import PLAYERS
 
 from .converters import MAX_ID
 from .models import DAYS_PER_MOVE, FAMILY_VARIANTS, Family, Variant
@@ -89,7 +90,7 @@ class GameCreateForm(forms.Form):
     )
     players = forms.TypedChoiceField(
         label=_("Players"),
-        choices=[(n, str(n)) for n in (2, 3, 4)],
+        choices=[(n, str(n)) for n in PLAYERS],
         coerce=int,
         initial=2,
     )
@@ -203,7 +204,7 @@ class ArchiveFilterForm(forms.Form):
     )
     players = forms.TypedChoiceField(
         label=_("Players"),
-        choices=[("", _("Any number")), *((n, str(n)) for n in (2, 3, 4))],
+        choices=[("", _("Any number")), *((n, str(n)) for n in PLAYERS)],
         coerce=int,
         empty_value=None,
         required=False,

@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_ratelimit.decorators import ratelimit
 
+from games.engine.variants import PLAYERS
+
 from . import replay as replays
 from . import selectors, services
 from .families import family_for
@@ -199,7 +201,7 @@ def high_scores(request: HttpRequest, family: str) -> HttpResponse:
             "family_label": Family(family).label,
             "families": Family.choices,
             "players": players,
-            "player_counts": (2, 3, 4),
+            "player_counts": tuple(PLAYERS),
             "seats": selectors.high_scores(family=family, players=players),
         },
     )

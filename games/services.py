@@ -29,6 +29,7 @@ from accounts.services import computer_player
 from games.engine import bots, record
 from games.engine.common import EngineError, RecordError
 from games.engine.common import Game as EngineGame
+from games.engine.variants import find_variant
 
 from . import clock, notifications
 from .families import family_for
@@ -233,7 +234,7 @@ def game_create(
     taken (the creator and computers) starts at once."""
     if variant not in Variant.values:
         raise GameActionError(_("Unknown variant."), "variant")
-    if not 2 <= players <= 4:
+    if players not in find_variant(variant).players:
         raise GameActionError(_("A game has 2 to 4 players."), "players")
     if days_per_move not in DAYS_PER_MOVE:
         raise GameActionError(_("Unknown time control."), "days_per_move")
