@@ -340,7 +340,11 @@ def live_context(
 ) -> dict[str, Any]:
     """The position plus the viewer's decision (see the module's docstring)."""
     position = position_context(engine, names)
-    to_move = engine.to_move() if active else None
+    if not active:  # over, or ended by resignation or on time: nobody is to move
+        position["to_move"], position["to_move_name"] = None, ""
+        for player in position["players"]:
+            player["to_move"] = False
+    to_move = position["to_move"]
     my_turn = viewer_seat is not None and to_move == viewer_seat
     offer = my_turn and engine.phase == PHASE_OFFER
     tiling = my_turn and engine.phase == PHASE_TILING and bool(engine.pending_wall)

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import selectors
+from games import selectors, services
 from games.models import Game, Move
 
 from .helpers import classic_zones, move_post_data
@@ -224,6 +224,26 @@ def test_resign_view(client_for, players, start_game):
     assert "resignation" in response.text
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+
+
+def _to_move_marks(html):
+    """The boards marked as the one to move, and the "to move" badges."""
+    boards = re.findall(r'class="[^"]*\bto-move\b[^"]*"', html)
+    return len(boards), html.count(">to move</span>")
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_a_game_ended_by_resignation_shows_nobody_to_move(
+    client_for, players, start_game, variant
+):
+    game = start_game(players[:2], variant=variant)
+    page = client_for(players[1]).get(reverse("games:detail", args=[game.pk]))
+    assert _to_move_marks(page.text) == (1, 1)  # while it runs, one seat is marked
+    services.game_resign(game_id=game.pk, user=players[0])
+    page = client_for(players[1]).get(reverse("games:detail", args=[game.pk]))
+    assert "The game ended by resignation." in page.text
+    assert _to_move_marks(page.text) == (0, 0)
+    assert " to move." not in page.text
 
 
 def test_record_download_replays(client, players, start_game):
