@@ -9,13 +9,8 @@ INSERT on a unique key: turn, deadline, hours) — so a second run, or a second
 process running at the same time, finds nothing left to do: a timeout is applied
 once, an e-mail or a push sent at most once.
 
-Reminders (issue #18) come as the player chose: 24, 4 and/or 1 hour before the
-deadline (``User.reminder_hours``), by push and/or e-mail
-(``User.notify_reminder``), each once. One that would fall inside the player's
-quiet hours (a daily range in their time zone) comes ``QUIET_MARGIN`` before they
-start; one due at or before the turn's clock started (the 24-hour one in a 1-day
-game) does not come: "your move" has just said it. When several are due at once
-(the job was down, quiet hours moved one up), only the most urgent goes.
+The notifying side does its due work in the same pass, on
+``signals.deadline_pass`` (``notify.jobs``: reminders, and the turns not told yet).
 """
 
 from __future__ import annotations
@@ -24,29 +19,18 @@ import asyncio
 import logging
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.db.models import Q
 
-from accounts.models import REMINDER_HOURS, User
-from accounts.timezones import zone_for
+from accounts.models import User
 
-from . import clock, emails, in_server, selectors, services, tasks
+from . import clock, emails, in_server, selectors, services, signals, tasks
 from .models import Game
 
 logger = logging.getLogger(__name__)
-
-QUIET_MARGIN = timedelta(minutes=10)
-"""A reminder that would fall in quiet hours comes this long before they start."""
-
-REMINDER_LOOKAHEAD = timedelta(hours=max(REMINDER_HOURS) + 24)
-"""Deadlines closer than this are looked at: the earliest reminder, moved up to
-a day earlier by quiet hours."""
-
-NOTICES_KEPT = timedelta(days=30)
-"""Reminder claims older than this are deleted (their deadlines are long past)."""
 
 
 @dataclass
@@ -69,10 +53,6 @@ class Report:
         )
 
 
-def _user_to_move(game: Game) -> User | None:
-    return selectors.game_user_to_move(game=game)
-
-
 def _safely(action: str, send: object) -> bool:
     try:
         send()  # type: ignore[operator]
@@ -90,128 +70,6 @@ def process_timeouts(report: Report) -> None:
     for game_id, ply in list(due):
         if services.game_timeout(game_id=game_id, expected_ply=ply):
             report.timeouts += 1
-
-
-def quiet_hours_around(
-    user: User, moment: datetime
-) -> tuple[datetime, datetime] | None:
-    """The start and end of the quiet hours of ``user`` that ``moment`` falls
-    in, or None. Quiet hours are a daily range of local times (``quiet_start``
-    to ``quiet_end``, past midnight when the end is earlier); no times, or the
-    same two, mean none."""
-    start, end = user.quiet_start, user.quiet_end
-    if start is None or end is None or start == end:
-        return None
-    zone = zone_for(user.time_zone)
-    local = moment.astimezone(zone)
-    for days_back in (0, 1):
-        day = local.date() - timedelta(days=days_back)
-        begins = datetime.combine(day, start, tzinfo=zone)
-        last_day = day + timedelta(days=1) if end < start else day
-        ends = datetime.combine(last_day, end, tzinfo=zone)
-        if begins <= local < ends:
-            return begins, ends
-    return None
-
-
-def reminder_time(user: User, game: Game, hours: int) -> datetime | None:
-    """When the reminder ``hours`` before the deadline of ``game`` is due for
-    ``user``, or None when it does not come this turn."""
-    deadline = game.turn_deadline
-    if deadline is None:
-        return None
-    clock_start = deadline - timedelta(days=game.days_per_move)
-    moment = deadline - timedelta(hours=hours)
-    if moment <= clock_start:
-        return None
-    quiet = quiet_hours_around(user, moment)
-    if quiet is None:
-        return moment
-    begins, ends = quiet
-    if begins - QUIET_MARGIN > clock_start:
-        return begins - QUIET_MARGIN
-    # The turn began in these very quiet hours: the reminder waits for their end.
-    return ends if ends < deadline else None
-
-
-def _reminder_key(game: Game, hours: int) -> str:
-    deadline = int(game.turn_deadline.timestamp()) if game.turn_deadline else 0
-    return f"{game.ply}@{deadline}/{hours}h"
-
-
-def process_reminders(report: Report) -> None:
-    from notify.models import Notice
-    from notify.services import channels, claim, notify_reminder
-
-    now = clock.now()
-    due = Game.objects.filter(
-        status=Game.Status.ACTIVE,
-        turn_deadline__gt=now,
-        turn_deadline__lte=now + REMINDER_LOOKAHEAD,
-    )
-    games = list(due)
-    # Claims already made: not tried again each pass (the INSERT stays the guard).
-    made = set(
-        Notice.objects.filter(
-            kind=Notice.Kind.REMINDER, game__in=[g.pk for g in games]
-        ).values_list("game_id", "key")
-    )
-    for game in games:
-        user = _user_to_move(game)
-        if user is None or not any(channels(user, "reminder")):
-            continue
-        hours_due = []
-        for hours in user.reminder_hours:
-            moment = reminder_time(user, game, hours)
-            key = _reminder_key(game, hours)
-            if moment is not None and moment <= now and (game.pk, key) not in made:
-                hours_due.append(hours)
-        claimed = [
-            hours
-            for hours in hours_due
-            if claim(
-                user=user,
-                game=game,
-                kind=Notice.Kind.REMINDER,
-                key=_reminder_key(game, hours),
-            )
-        ]
-        if not claimed:
-            continue
-        sent = notify_reminder(user=user, game=game, hours=min(claimed))
-        report.reminders += bool(sent.emails or sent.pushes)
-        report.pushes += sent.pushes
-    Notice.objects.filter(
-        kind=Notice.Kind.REMINDER, sent_at__lt=now - NOTICES_KEPT
-    ).delete()
-
-
-def process_turn_emails(report: Report) -> None:
-    """ "Your move", by e-mail and push, for each turn not told yet: the task
-    queued when the turn began (``notify.tasks.turn_started``) has usually told
-    it already; this catches the turns whose task was lost, and those whose
-    e-mail waited (``notify.services.turn_email_waits``: the player had the
-    page open or had just moved) once it waits no more. A turn still waiting
-    is looked at again next pass. When the task had pushed before the e-mail
-    waited (the page was closed), a second push comes with the e-mail, after
-    the player stayed away: under the same tag, it replaces the first on the
-    device rather than adding one."""
-    from notify.services import notify_turn, turn_email_waits
-    from notify.tasks import claim_turn
-
-    due = Game.objects.filter(status=Game.Status.ACTIVE, turn_email_sent=False)
-    for game in list(due):
-        user = _user_to_move(game)
-        if user is not None and turn_email_waits(user=user, game=game):
-            report.turn_emails_waiting += 1
-            continue
-        if not claim_turn(game_id=game.pk, ply=game.ply):
-            continue
-        if user is None:
-            continue
-        sent = notify_turn(user=user, game=game)
-        report.turn_emails += sent.emails
-        report.pushes += sent.pushes
 
 
 def process_digests(report: Report) -> None:
@@ -239,12 +97,12 @@ def process_digests(report: Report) -> None:
 
 def process_deadlines() -> Report:
     """One pass: timeouts first (they start new turns), computers' turns that
-    waited too long (``tasks.process_computer_turns``), then the notifications."""
+    waited too long (``tasks.process_computer_turns``), then the notifications
+    (``signals.deadline_pass``: reminders and turns not told; then the digests)."""
     report = Report()
     process_timeouts(report)
     report.computer_turns = tasks.process_computer_turns()
-    process_reminders(report)
-    process_turn_emails(report)
+    signals.deadline_pass.send(sender=Report, report=report)
     process_digests(report)
     return report
 

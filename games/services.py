@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -31,18 +32,17 @@ from games.engine.common import EngineError, RecordError
 from games.engine.common import Game as EngineGame
 from games.engine.variants import find_variant
 
-from . import clock, notifications
+from . import clock, notifications, signals
 from .families import family_for
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
 from .selectors import game_engine, seats_with_users
 
 
-def _notify_enqueue(name: str, *args: Any) -> None:
-    """Queue a notification task after commit (issue #18: ``notify.tasks``)."""
-    from notify.tasks import enqueue
-
-    transaction.on_commit(functools.partial(enqueue, name, *args))
+def _announce(signal: Signal, **ids: Any) -> None:
+    """Send ``signal`` (``games.signals``) once the change commits: notify's
+    receivers queue their notices then (``notify/receivers.py``)."""
+    transaction.on_commit(functools.partial(signal.send, sender=Game, **ids))
 
 
 class GameActionError(Exception):
@@ -294,7 +294,7 @@ def game_create(
                     notifications.invited, game_id=game.pk, user_id=user.pk
                 )
             )
-            _notify_enqueue("invited", game.pk, user.pk)
+            _announce(signals.invited, game_id=game.pk, user_id=user.pk)
     return game
 
 
@@ -391,7 +391,7 @@ def _start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> N
     game.started_at = clock.now()
     _append_events(game, engine, [], rng=rng, seats=seats)
     game.save()
-    _notify_enqueue("game_started", game.pk, by)
+    _announce(signals.game_started, game_id=game.pk, started_by=by)
 
 
 # -------------------------------------------------------------------- play
@@ -536,7 +536,7 @@ def _append_events(
     else:
         game.computer_turn_since = None
     if game.status == Game.Status.ACTIVE and not game.turn_email_sent:
-        _notify_enqueue("turn_started", game.pk, game.ply)  # "your move"
+        _announce(signals.turn_started, game_id=game.pk, ply=game.ply)  # "your move"
     # Doorbells for people's pages only: nobody reads a computer's.
     people = {n: uid for n, uid in users.items() if n not in computers}
     _notify_after_commit(game, people)
@@ -728,7 +728,7 @@ def game_finish(
     game.computer_turn_since = None
     ratings_update_for_game(game=game)
     if not game.imported:
-        _notify_enqueue("game_finished", game.pk)
+        _announce(signals.game_finished, game_id=game.pk)
 
 
 # -------------------------------------------------------------- deadlines

@@ -7,4 +7,8 @@ class NotifyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  registers the VAPID key check
+        # The VAPID key check registers itself; the receivers subscribe to
+        # games.signals (the notification tasks).
+        from . import checks, receivers  # noqa: F401
+
+        receivers.connect()

@@ -109,7 +109,7 @@ def turn_email_waits(*, user: User, game: Game) -> bool:
     one (:func:`channels`) but has the game's page open, or made a move of
     their own in it (not one the site played for them) less than
     ``TURN_EMAIL_QUIET_MINUTES`` ago. The turn stays untold meanwhile; the
-    deadline job (``games.jobs.process_turn_emails``) sends it once neither
+    deadline job (``notify.jobs.process_turn_emails``) sends it once neither
     holds and they still have not moved."""
     if not channels(user, "turn", game)[0]:
         return False

@@ -1,18 +1,15 @@
 """Background tasks that send notifications (django-tasks, as ``games.tasks``).
 
-``games.services`` queues them after the commit of the change they tell of
-(``transaction.on_commit``), so no request waits for a push service or an SMTP
-server. Each claims its occasion before sending (the turn by the guarded UPDATE
-of ``Game.turn_email_sent`` that the deadline job also makes, the others by a
-``Notice`` row), so a task run twice, or beside the deadline job, sends once.
-A turn whose task was lost is still told by the deadline job's next pass
-(``games.jobs.process_turn_emails``).
+``notify.receivers`` queues them when ``games.signals`` announce the change they
+tell of, after its commit (``transaction.on_commit``), so no request waits for a
+push service or an SMTP server. Each claims its occasion before sending (the turn
+by the guarded UPDATE of ``Game.turn_email_sent`` that the deadline job also
+makes, the others by a ``Notice`` row), so a task run twice, or beside the
+deadline job, sends once. A turn whose task was lost is still told by the
+deadline job's next pass (``notify.jobs.process_turn_emails``).
 """
 
 from __future__ import annotations
-
-import logging
-from typing import Any
 
 from django_tasks import task
 
@@ -22,8 +19,6 @@ from games.models import Game, Seat
 
 from . import services
 from .models import Notice
-
-logger = logging.getLogger(__name__)
 
 NOTIFY_QUEUE = "notify"
 """The notifications' own queue (settings.TASK_QUEUES; issue #23): a push or an
@@ -118,20 +113,3 @@ def game_finished(game_id: int) -> str:
         if services.claim(user=user, game=game, kind=Notice.Kind.FINISHED):
             sent += services.notify_finished(user=user, game=game)
     return f"e-mails {sent.emails}, pushes {sent.pushes}"
-
-
-QUEUED: dict[str, Any] = {
-    "turn_started": turn_started,
-    "invited": invited,
-    "game_started": game_started,
-    "game_finished": game_finished,
-}
-
-
-def enqueue(name: str, *args: Any) -> None:
-    """Queue the task ``name`` (after a commit). A queue that is down is logged:
-    a turn is still told by the deadline job; the other notices are lost."""
-    try:
-        QUEUED[name].enqueue(*args)
-    except Exception:
-        logger.exception("could not queue the %s notification %s", name, args)

@@ -280,7 +280,7 @@ def test_reminder_is_rendered_in_the_recipients_language(
     mover = to_move(game)
     mover.language = "vi"  # the i18n issue adds this field; emails already use it
     monkeypatch.setattr(
-        "games.jobs._user_to_move", lambda g: mover if g.pk == game.pk else None
+        "notify.jobs._user_to_move", lambda g: mover if g.pk == game.pk else None
     )
     jobs.process_deadlines()
     assert languages == ["vi"]

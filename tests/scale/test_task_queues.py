@@ -14,6 +14,7 @@ import time
 
 import pytest
 from django.conf import settings
+from django_tasks.base import Task
 from django_tasks_db.models import DBTaskResult
 
 import notify.tasks
@@ -38,8 +39,14 @@ def _queues_served() -> dict[str, list[str]]:
 
 def test_every_queue_has_workers_of_its_own_in_deploy():
     assert tasks.computer_move.queue_name == tasks.COMPUTER_QUEUE == "default"
-    for name in notify.tasks.QUEUED:
-        assert notify.tasks.QUEUED[name].queue_name == notify.tasks.NOTIFY_QUEUE
+    notices = [t for t in vars(notify.tasks).values() if isinstance(t, Task)]
+    assert {t.name for t in notices} == {
+        "turn_started",
+        "invited",
+        "game_started",
+        "game_finished",
+    }
+    assert {t.queue_name for t in notices} == {notify.tasks.NOTIFY_QUEUE}
     assert settings.TASK_QUEUES == [tasks.COMPUTER_QUEUE, notify.tasks.NOTIFY_QUEUE]
     assert tasks.task_queues() == settings.TASK_QUEUES
     served = _queues_served()

@@ -1,0 +1,29 @@
+"""What the game side announces, for whoever listens (``notify`` tells players).
+
+``games.services`` sends each after the commit of the change it tells of
+(``transaction.on_commit``), with ids only: a receiver reads the rows itself, as
+they are when it runs. ``games`` imports no listener; ``notify`` connects its
+receivers in ``NotifyConfig.ready()`` (``notify/receivers.py``), so the
+dependency runs one way: notify → games → accounts.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+turn_started = Signal()
+"""A person's turn began: ``game_id``, ``ply`` (the ply they are to play)."""
+
+invited = Signal()
+"""``user_id`` was invited to the open game ``game_id``."""
+
+game_started = Signal()
+"""``game_id`` started; ``started_by``: whose action filled the last seat, or None."""
+
+game_finished = Signal()
+"""``game_id`` is over (a game played here, not an imported one)."""
+
+deadline_pass = Signal()
+"""The deadline job's pass, after timeouts and computers' turns, before the
+digests: receivers do their own due work and count it in ``report``
+(``games.jobs.Report``)."""
