@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from . import signals
 from .models import Block, User
 
 
@@ -53,26 +52,15 @@ def block_create(*, blocker: User, blocked: User) -> Block:
     """``blocker`` blocks ``blocked``: no invitation from them any more (issue
     #23). Blocking again changes nothing. Their invitations to ``blocker`` still
     waiting for an answer are declined, as if ``blocker`` had declined each:
-    the seat opens to anyone, and they are told nothing else."""
-    from games.models import Game, Seat
-    from games.services import GameActionError, game_invitation_respond
-
+    the seat opens to anyone, and they are told nothing else
+    (``signals.block_created``: ``games.receivers``, in this transaction)."""
     if blocked.pk == blocker.pk:
         raise BlockError(_("You cannot block yourself."))
     if blocked.is_computer:
         raise BlockError(_("A computer player cannot be blocked."))
     with transaction.atomic():
         block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
-        pending = Game.objects.filter(
-            status=Game.Status.OPEN,
-            creator=blocked,
-            seats__user=blocker,
-            seats__invite_status=Seat.Invite.INVITED,
-        ).values_list("pk", flat=True)
-        for game_id in list(pending):
-            # Answered or started meanwhile: nothing left to decline.
-            with contextlib.suppress(GameActionError):
-                game_invitation_respond(game_id=game_id, user=blocker, accept=False)
+        signals.block_created.send(sender=Block, blocker=blocker, blocked=blocked)
     return block
 
 

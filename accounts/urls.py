@@ -2,14 +2,11 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django_ratelimit.decorators import ratelimit
 
-from games import converters  # noqa: F401  registers <username:...>
-
-from . import views
+from . import converters, views  # noqa: F401  converters registers <username:...>
 from .forms import PasswordResetForm
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("settings/", views.settings_view, name="settings"),
     path("language/", views.language_switch, name="language_switch"),
     # The reset e-mail goes out in the account's language, not the requester's.
     # At most 3 reset e-mails an hour to one address, 10 requests from one client.
@@ -22,7 +19,6 @@ urlpatterns = [
         ),
         name="password_reset",
     ),
-    path("players/<username:username>/", views.profile, name="profile"),
     path("players/<username:username>/block/", views.player_block, name="player_block"),
     path(
         "players/<username:username>/unblock/",

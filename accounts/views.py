@@ -1,6 +1,6 @@
-"""Sign-up and player profiles; log in/out and passwords are contrib.auth's views."""
-
-from typing import Any
+"""Sign-up, language and blocks; log in/out and passwords are contrib.auth's views.
+The profile page is ``games.profile_views``, the settings page
+``azulsite.settings_page`` (they read the games and the devices)."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -17,21 +17,11 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 from django_ratelimit.decorators import ratelimit
 
-from games import selectors
-from games.charts import rating_chart
-from games.models import Family
-
 from .forms import (
-    EmailPreferencesForm,
-    NotificationsForm,
-    PlayPreferencesForm,
     SignUpForm,
-    TimeZoneForm,
-    VacationForm,
 )
-from .models import VACATION_DAYS_PER_YEAR, User
+from .models import User
 from .requests import AuthenticatedHttpRequest
-from .selectors import block_list, user_blocks
 from .services import BlockError, block_create, block_delete, user_language_set
 
 
@@ -86,48 +76,6 @@ def language_switch(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _family_summaries(player: User) -> list[dict[str, Any]]:
-    """Rating, chart and totals per game family the player has finished games of."""
-    stats = selectors.player_stats(user=player)
-    summaries = []
-    for family, label in Family.choices:
-        if family not in stats:
-            continue
-        history = selectors.rating_history(user=player, family=family)
-        summaries.append(
-            {
-                "family": family,
-                "label": label,
-                "stats": stats[family],
-                "chart": rating_chart(history),
-            }
-        )
-    return summaries
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = get_object_or_404(User, username=username, is_active=True)
-    # Another person's profile, signed in: the Block / Unblock button.
-    viewer = request.user if isinstance(request.user, User) else None
-    can_block = viewer is not None and viewer.pk != player.pk and not player.is_computer
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "can_block": can_block,
-            "blocked": viewer is not None
-            and can_block
-            and user_blocks(blocker=viewer, blocked=player),
-            "families": _family_summaries(player),
-            "active_games": selectors.game_list_for_player(user=player, finished=False),
-            "finished_games": selectors.game_list_for_player(
-                user=player, finished=True
-            )[:20],
-        },
-    )
-
-
 def _back(request: HttpRequest, player: User) -> HttpResponse:
     """Back to the page the form was on (``next``, this site only), else the
     player's profile."""
@@ -168,86 +116,3 @@ def player_unblock(request: AuthenticatedHttpRequest, username: str) -> HttpResp
         % {"name": player.username},
     )
     return _back(request, player)
-
-
-@login_required
-def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """E-mail, notification, time-zone and play preferences and vacation: one
-    page, small POST forms."""
-    from games import services
-    from notify.models import PushSubscription
-    from notify.vapid import public_key
-
-    user = request.user
-    preferences = EmailPreferencesForm(instance=user)
-    notify = NotificationsForm(instance=user)
-    zone = TimeZoneForm(instance=user)
-    play = PlayPreferencesForm(instance=user)
-    vacation_form = VacationForm()
-    if request.method == "POST":
-        action = request.POST.get("action")
-        if action == "email":
-            preferences = EmailPreferencesForm(request.POST, instance=user)
-            if preferences.is_valid():
-                preferences.save()
-                messages.success(request, _("Your e-mail settings were saved."))
-                return redirect("settings")
-        elif action == "notify":
-            notify = NotificationsForm(request.POST, instance=user)
-            if notify.is_valid():
-                notify.save()
-                messages.success(request, _("Your notification settings were saved."))
-                return redirect("settings")
-        elif action == "time_zone":
-            zone = TimeZoneForm(request.POST, instance=user)
-            if zone.is_valid():
-                zone.save()
-                messages.success(request, _("Your time zone was saved."))
-                return redirect("settings")
-        elif action == "play":
-            play = PlayPreferencesForm(request.POST, instance=user)
-            if play.is_valid():
-                play.save()
-                messages.success(request, _("Your play settings were saved."))
-                return redirect("settings")
-        elif action == "vacation_start":
-            vacation_form = VacationForm(request.POST)
-            if vacation_form.is_valid():
-                try:
-                    services.vacation_start(
-                        user=user, days=vacation_form.cleaned_data["days"]
-                    )
-                except services.GameActionError as error:
-                    vacation_form.add_error(None, error.message)
-                else:
-                    messages.success(request, _("Enjoy your vacation."))
-                    return redirect("settings")
-        elif action == "vacation_end":
-            try:
-                services.vacation_end(user=user)
-            except services.GameActionError as error:
-                messages.error(request, error.message)
-            else:
-                messages.success(request, _("Welcome back: your clocks run again."))
-            return redirect("settings")
-        else:
-            messages.error(request, _("That form could not be read."))
-            return redirect("settings")
-    used = services.vacation_days_used(user=user)
-    return render(
-        request,
-        "accounts/settings.html",
-        {
-            "preferences": preferences,
-            "notify": notify,
-            "zone": zone,
-            "devices": PushSubscription.objects.filter(user=user),
-            "vapid_public_key": public_key(),
-            "play": play,
-            "vacation_form": vacation_form,
-            "vacation": services.vacation_current(user=user),
-            "days_left": max(0, VACATION_DAYS_PER_YEAR - used),
-            "blocked_players": block_list(user=user),
-            "turn_email_quiet_minutes": round(settings.TURN_EMAIL_QUIET_MINUTES),
-        },
-    )

@@ -6,8 +6,11 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from games import rules_views
+from accounts import converters  # noqa: F401  registers <username:...>
+from games import profile_views, rules_views
 from notify import views as notify_views
+
+from . import settings_page
 
 
 class FaviconRedirect(RedirectView):
@@ -23,6 +26,13 @@ class FaviconRedirect(RedirectView):
 urlpatterns = [
     path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
+    # Pages of accounts that read the other apps (accounts imports neither).
+    path("accounts/settings/", settings_page.settings_view, name="settings"),
+    path(
+        "accounts/players/<username:username>/",
+        profile_views.profile,
+        name="profile",
+    ),
     path("rules/<str:family>/", rules_views.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path(settings.ADMIN_URL, admin.site.urls),

@@ -6,3 +6,8 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from . import receivers
+
+        receivers.connect()  # accounts.signals → declining a blocker's invitations

@@ -31,9 +31,7 @@ from channels.generic.websocket import (
     AsyncWebsocketConsumer,
 )
 
-from notify import presence
-
-from . import notifications, selectors
+from . import notifications, selectors, signals
 
 logger = logging.getLogger(__name__)
 
@@ -101,8 +99,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 
 class GameConsumer(Doorbell):
-    page: presence.PageWatch | None = None
-
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         version = await database_sync_to_async(selectors.game_version)(
@@ -114,16 +110,22 @@ class GameConsumer(Doorbell):
         if not await self.join(notifications.game_group(game_id)):
             return
         await self.accept()
+        # A signed-in player's open page: no push about this game meanwhile
+        # (recorded before the page hears its first message).
+        await signals.page_opened.asend(
+            sender=GameConsumer,
+            user=self.scope.get("user"),
+            game_id=game_id,
+            channel_name=self.channel_name,
+        )
         ply, status = version
         await self.send_json({"type": "game", "ply": ply, "status": status})
-        # A signed-in player's open page: no push about this game meanwhile.
-        self.page = await presence.page_opened(
-            user=self.scope.get("user"), game_id=game_id, channel_name=self.channel_name
-        )
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
-        await presence.page_closed(self.page)
+        await signals.page_closed.asend(
+            sender=GameConsumer, channel_name=self.channel_name
+        )
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         await self.send_json(

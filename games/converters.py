@@ -1,9 +1,9 @@
-"""Path converters: ids and names in URLs are checked here, once, for every route.
+"""Path converters: ids in URLs are checked here, once, for every route
+(``accounts.converters`` checks ``<username:...>``).
 
 ``<game_id:pk>`` matches only ids a database column can hold (a bigint: below
 2**63 on SQLite and PostgreSQL alike), so ``/games/99999999999999999999/`` is a
-plain 404 instead of an overflow in the query. ``<username:username>`` refuses
-control characters (``%00``), which PostgreSQL cannot compare.
+plain 404 instead of an overflow in the query.
 """
 
 from __future__ import annotations
@@ -26,17 +26,4 @@ class GameIdConverter:
         return str(value)
 
 
-class UsernameConverter:
-    """Any run of characters but ``/`` and the C0/C1 control characters."""
-
-    regex = "[^/\x00-\x1f\x7f-\x9f]{1,150}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
-
-
 register_converter(GameIdConverter, "game_id")
-register_converter(UsernameConverter, "username")

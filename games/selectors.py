@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import User, Vacation
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
@@ -32,8 +32,6 @@ def seats_with_users(*, vacations: bool = False) -> Prefetch:
     """
     seats = Seat.objects.select_related("user").order_by("number")
     if vacations:
-        from accounts.models import Vacation
-
         from . import clock
 
         now = clock.now()
@@ -219,8 +217,6 @@ def game_count_awaiting_move(*, user: User) -> int:
 
 def seat_vacations(*, game: Game) -> dict[int, Any]:
     """Seat number → end of the current vacation, for seats on vacation now."""
-    from accounts.models import Vacation
-
     from . import clock
 
     seats = list(game.seats.all())

@@ -16,7 +16,7 @@ import random
 import unicodedata
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
+from accounts.selectors import blocked_ids
 from accounts.services import computer_player
 from games.engine import bots, record
 from games.engine.common import EngineError, RecordError
@@ -135,20 +136,21 @@ def _try_again_at(free_at: Any, now: Any) -> str:
 def _invitations_since(creator: User, since: Any) -> list[Any]:
     """When each invitation ``creator`` sent since ``since`` was made (its
     game's creation), oldest first: the seats still invited, and those told
-    (a ``notify.Notice``) and answered since, each (game, player) once."""
-    from notify.models import Notice
-
-    recent = {"game__creator": creator, "game__created_at__gt": since}
+    (``signals.invitations_told``: notify's notices) and answered since, each
+    (game, player) once."""
     made = {
         (game_id, user_id): created
         for game_id, user_id, created in Seat.objects.filter(
-            invite_status=Seat.Invite.INVITED, **recent
+            invite_status=Seat.Invite.INVITED,
+            game__creator=creator,
+            game__created_at__gt=since,
         ).values_list("game_id", "user_id", "game__created_at")
     }
-    for game_id, user_id, created in Notice.objects.filter(
-        kind=Notice.Kind.INVITED, **recent
-    ).values_list("game_id", "user_id", "game__created_at"):
-        made.setdefault((game_id, user_id), created)
+    for _receiver, told in signals.invitations_told.send(
+        sender=Game, creator=creator, since=since
+    ):
+        for game_id, user_id, created in cast("list[tuple[int, int, Any]]", told):
+            made.setdefault((game_id, user_id), created)
     return sorted(made.values())
 
 
@@ -161,8 +163,6 @@ def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
     ``notify.services.channels``: beyond it the invitation stands, untold.)
     Called inside the creating transaction with the creator's row locked, so two
     creations at once are counted one after the other."""
-    from accounts.selectors import blocked_ids
-
     if not invitees:
         return
     User.objects.select_for_update().filter(pk=creator.pk).first()

@@ -1,9 +1,10 @@
 """Which game pages a player has open, so no push goes out about the game on
 their screen (issue #18).
 
-The game page's socket (``games.consumers.GameConsumer``) calls
-:func:`page_opened` on connect and :func:`page_closed` on disconnect; in between
-it refreshes its row every ``REFRESH`` (:func:`keep_fresh`). A row is taken as an
+The game page's socket (``games.consumers.GameConsumer``) announces its opening
+and closing (``games.signals.page_opened``, ``page_closed``); ``notify.receivers``
+calls :func:`page_opened` and :func:`page_closed`, and in between the page's
+watch refreshes its row every ``REFRESH`` (:func:`keep_fresh`). A row is taken as an
 open page while it is younger than ``STALE``: a server process that died without
 closing its sockets stops hiding pushes within minutes, not after Daphne's
 socket timeout. Sockets of visitors who are not signed in are not recorded.

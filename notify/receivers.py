@@ -1,8 +1,10 @@
 """What notify does when the game side announces something (``games.signals``).
 
-Connected in ``NotifyConfig.ready()``. Each receiver queues its task
+Connected in ``NotifyConfig.ready()``. The game side's news queue a task
 (``notify.tasks``) on the notifications' queue; a queue that is down is logged:
-a turn is still told by the deadline job; the other notices are lost.
+a turn is still told by the deadline job; the other notices are lost. The
+deadline pass runs ``notify.jobs``; the game pages' sockets are recorded in
+``notify.presence``; the invitation limit asks which invitations were told.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 from games import signals
 
-from . import jobs, tasks
+from . import jobs, presence, tasks
+from .models import Notice
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +48,37 @@ def on_deadline_pass(*, report: Any, **_: Any) -> None:
     jobs.process_turn_emails(report)
 
 
+def on_invitations_told(
+    *, creator: Any, since: Any, **_: Any
+) -> list[tuple[int, int, Any]]:
+    """The invitations of ``creator``'s games made after ``since`` that were told."""
+    return list(
+        Notice.objects.filter(
+            kind=Notice.Kind.INVITED,
+            game__creator=creator,
+            game__created_at__gt=since,
+        ).values_list("game_id", "user_id", "game__created_at")
+    )
+
+
+_pages: dict[str, presence.PageWatch] = {}
+"""The open game pages of this process's sockets, by channel name."""
+
+
+async def on_page_opened(
+    *, user: Any, game_id: int, channel_name: str, **_: Any
+) -> None:
+    watch = await presence.page_opened(
+        user=user, game_id=game_id, channel_name=channel_name
+    )
+    if watch is not None:
+        _pages[channel_name] = watch
+
+
+async def on_page_closed(*, channel_name: str, **_: Any) -> None:
+    await presence.page_closed(_pages.pop(channel_name, None))
+
+
 def connect() -> None:
     """Subscribe to the game side's announcements (once: ``dispatch_uid``)."""
     for signal, receiver in (
@@ -53,5 +87,8 @@ def connect() -> None:
         (signals.game_started, on_game_started),
         (signals.game_finished, on_game_finished),
         (signals.deadline_pass, on_deadline_pass),
+        (signals.invitations_told, on_invitations_told),
+        (signals.page_opened, on_page_opened),
+        (signals.page_closed, on_page_closed),
     ):
         signal.connect(receiver, dispatch_uid=f"notify.{receiver.__name__}")

@@ -1,0 +1,13 @@
+"""What the accounts side announces, for whoever listens (``games`` answers it).
+
+``accounts`` imports no listener: ``games`` connects its receivers in
+``GamesConfig.ready()`` (``games/receivers.py``).
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+block_created = Signal()
+"""``blocker`` blocks ``blocked`` (again or for the first time): sent inside the
+blocking transaction, so what a receiver changes commits, or not, with it."""

@@ -1,0 +1,60 @@
+"""A player's profile page: their ratings, charts and games, and the Block button
+(``accounts.views`` blocks and unblocks). Routed by ``azulsite/urls.py`` at
+``accounts/players/<name>/``; here because it reads the games (accounts imports
+nothing of games)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from accounts.models import User
+from accounts.selectors import user_blocks
+
+from . import selectors
+from .charts import rating_chart
+from .models import Family
+
+
+def _family_summaries(player: User) -> list[dict[str, Any]]:
+    """Rating, chart and totals per game family the player has finished games of."""
+    stats = selectors.player_stats(user=player)
+    summaries = []
+    for family, label in Family.choices:
+        if family not in stats:
+            continue
+        history = selectors.rating_history(user=player, family=family)
+        summaries.append(
+            {
+                "family": family,
+                "label": label,
+                "stats": stats[family],
+                "chart": rating_chart(history),
+            }
+        )
+    return summaries
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    # Another person's profile, signed in: the Block / Unblock button.
+    viewer = request.user if isinstance(request.user, User) else None
+    can_block = viewer is not None and viewer.pk != player.pk and not player.is_computer
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "can_block": can_block,
+            "blocked": viewer is not None
+            and can_block
+            and user_blocks(blocker=viewer, blocked=player),
+            "families": _family_summaries(player),
+            "active_games": selectors.game_list_for_player(user=player, finished=False),
+            "finished_games": selectors.game_list_for_player(
+                user=player, finished=True
+            )[:20],
+        },
+    )
