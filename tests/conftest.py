@@ -19,7 +19,9 @@ def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
     """Browser tests run last (docs/stack.md pitfall 3: Playwright leaves an event
-    loop)."""
+    loop). Under pytest-xdist (``-n``) the same order holds in each worker: its
+    load scheduling hands tests out front to back, so no worker runs a test of
+    another kind after a browser test."""
     items.sort(key=lambda item: E2E_DIR in str(item.path).replace("\\", "/"))
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from itertools import product
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,7 +96,6 @@ def test_random_games_keep_every_invariant(grey: bool, players: int, seed: int) 
     check_round_trip(play_checked(grey, players, seed))
 
 
-@pytest.mark.slow
 def test_many_seeded_games_keep_every_invariant() -> None:
     """A plain loop over seeds: 6 × 600 games, both sides, 2-4 players."""
     for grey, players in product((False, True), (2, 3, 4)):

@@ -55,6 +55,7 @@ def _check(html: str, engine, where: str) -> None:
     assert sum(sum(c.values()) for c in drawn.values()) == 100, where
 
 
+@pytest.mark.once  # drawing, not storage: the SQLite pass is enough
 @pytest.mark.parametrize(
     ("variant", "seats", "seed"),
     [("classic", 2, 33), ("classic", 3, 2), ("classic-grey", 2, 6)],

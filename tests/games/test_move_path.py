@@ -244,6 +244,7 @@ async def test_asgi_application_serves_pages():
     assert b"<form" in response["body"]
 
 
+@pytest.mark.once  # drawing, not storage: the SQLite pass is enough
 @pytest.mark.parametrize(("variant", "count"), [("classic", 2), ("classic-grey", 3)])
 def test_a_whole_game_played_from_the_boards_own_attributes(
     client_for, players, start_game, variant, count

@@ -72,6 +72,7 @@ def test_position_partial_renders_from_its_context_alone():
     assert "<button" not in html and "<form" not in html
 
 
+@pytest.mark.once  # drawing, no database at all
 @pytest.mark.parametrize(
     ("variant", "players"), [("pavilion", 4), ("pavilion-grey", 2)]
 )

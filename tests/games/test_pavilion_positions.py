@@ -79,6 +79,7 @@ def preview_query(move: Any) -> dict[str, str]:
     return {f"bonus_{c}": str(n) for c, n in chosen.items()}
 
 
+@pytest.mark.once  # drawing, not storage: the SQLite pass is enough
 @pytest.mark.parametrize(
     ("variant", "count", "seed"),
     [("pavilion", 2, 3), ("pavilion-grey", 3, 8)],

@@ -60,6 +60,7 @@ def _play_random_move(game, rng):
     game.refresh_from_db()
 
 
+@pytest.mark.once  # replaying, not storage: the SQLite pass is enough
 @pytest.mark.parametrize(
     ("variant", "count"),
     [("classic", 2), ("classic-grey", 4), ("pavilion", 3), ("pavilion-grey", 2)],
