@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -103,6 +104,126 @@ def game_get(*, game_id: int) -> Game:
 def game_variant(*, game_id: int) -> str | None:
     """Game ``game_id``'s variant, or None if there is no such game."""
     return Game.objects.filter(pk=game_id).values_list("variant", flat=True).first()
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One game as one viewer sees it (lila's ``Pov``): their seat, whether it
+    is their turn and what they may do, worked out once by ``seat_view``.
+
+    The game page, its templates and the services' guards read it, so what a
+    page offers is what the action accepts.
+    """
+
+    game: Game
+    viewer: Any
+    """The signed-in user looking, or None for a visitor."""
+    seats: tuple[Seat, ...]
+    """The game's seats, in seat order."""
+    seat: Seat | None
+    """The viewer's seat (joined or only invited), or None."""
+    is_creator: bool
+
+    @property
+    def number(self) -> int | None:
+        """The viewer's seat number, once they have joined; else None."""
+        if self.seat is None or self.seat.invite_status != Seat.Invite.JOINED:
+            return None
+        return int(self.seat.number)
+
+    @property
+    def active(self) -> bool:
+        return self.game.status == Game.Status.ACTIVE
+
+    @property
+    def over(self) -> bool:
+        """Finished (a resigned or timed-out game is finished too)."""
+        return self.game.status == Game.Status.FINISHED
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move while the game is in progress; None once it is
+        over, whatever the record's last position says."""
+        return self.game.seat_to_move if self.active else None
+
+    @property
+    def to_move_seat(self) -> Seat | None:
+        """The seat row of the player to move, or None."""
+        return self.seats[self.to_move] if self.to_move is not None else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.number is not None and self.to_move == self.number
+
+    def since_ply(self, engine: EngineGame) -> int | None:
+        """The ply of the viewer's last decision of their own (a forced move
+        does not count), or None: where "since your last move" starts.
+        """
+        if self.number is None:
+            return None
+        events = engine.events()
+        forced = set(self.game.forced_plies)
+        return next(
+            (
+                ply
+                for ply in range(len(events) - 1, -1, -1)
+                if events[ply].get("seat") == self.number and ply not in forced
+            ),
+            None,
+        )
+
+    @property
+    def left(self) -> bool:
+        """The viewer resigned or forfeited this game."""
+        seat = self.seat
+        return seat is not None and (seat.resigned or seat.forfeited_at is not None)
+
+    @property
+    def may_resign(self) -> bool:
+        return self.number is not None and self.active and not self.left
+
+    @property
+    def may_answer_invitation(self) -> bool:
+        return (
+            self.game.status == Game.Status.OPEN
+            and self.seat is not None
+            and self.seat.invite_status == Seat.Invite.INVITED
+        )
+
+    @property
+    def may_join(self) -> bool:
+        """A signed-in player with no seat here may take an open seat of a game
+        not started yet."""
+        return (
+            self.game.status == Game.Status.OPEN
+            and self.viewer is not None
+            and self.seat is None
+        )
+
+    @property
+    def may_cancel(self) -> bool:
+        return self.game.status == Game.Status.OPEN and self.is_creator
+
+
+def seat_view(
+    *, game: Game, user: Any, seats: Sequence[Seat] | None = None
+) -> SeatView:
+    """How ``user`` (None or anonymous for a visitor) sees ``game``: the one
+    place that finds the viewer's seat. ``seats``: the game's seat rows in
+    order when the caller has them (locked, or prefetched); else they are read.
+    """
+    rows = tuple(seats if seats is not None else game.seats.all())
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    mine = None
+    if user_id is not None:
+        mine = next((s for s in rows if s.user_id == user_id), None)
+    return SeatView(
+        game=game,
+        viewer=user if user_id is not None else None,
+        seats=rows,
+        seat=mine,
+        is_creator=user_id is not None and game.creator_id == user_id,
+    )
 
 
 def _my_seat_to_move(user: User) -> Exists:
@@ -213,6 +334,25 @@ def game_version(*, game_id: int, user: Any) -> tuple[int, str] | None:
 
 def game_count_awaiting_move(*, user: User) -> int:
     return _awaiting_move(user).count()
+
+
+def seat_standings(*, game: Game) -> list[dict[str, Any]]:
+    """Each seat as the game page lists it: name, account, rank and score, how
+    it left (resigned, forfeited) and the end of its player's vacation."""
+    vacations = seat_vacations(game=game)
+    return [
+        {
+            "number": seat.number,
+            "name": seat.name,
+            "user": seat.user,
+            "rank": seat.rank,
+            "score": seat.score,
+            "resigned": seat.resigned,
+            "forfeited": seat.forfeited_at is not None,
+            "vacation_until": vacations.get(seat.number),
+        }
+        for seat in game.seats.all()
+    ]
 
 
 def seat_vacations(*, game: Game) -> dict[int, Any]:

@@ -37,7 +37,7 @@ from . import clock, notifications, signals
 from .families import family_for
 from .models import DAYS_PER_MOVE, Game, Move, Seat, Variant
 from .ratings import ratings_update_for_game
-from .selectors import game_engine, seats_with_users
+from .selectors import game_engine, seat_view, seats_with_users
 
 
 def _announce(signal: Signal, **ids: Any) -> None:
@@ -305,9 +305,10 @@ def game_join(*, game_id: int, user: User) -> Game:
         if game.status != Game.Status.OPEN:
             raise GameActionError(_("This game is not open any more."), "not_open")
         seats = list(game.seats.order_by("number"))
-        mine = next((s for s in seats if s.user_id == user.pk), None)
+        view = seat_view(game=game, user=user, seats=seats)
+        mine = view.seat
         if mine is not None:
-            if mine.invite_status == Seat.Invite.INVITED:
+            if view.may_answer_invitation:
                 return _accept(game, mine, seats)
             raise GameActionError(_("You already have a seat here."), "seated")
         seat = next((s for s in seats if s.invite_status == Seat.Invite.OPEN), None)
@@ -328,15 +329,9 @@ def game_invitation_respond(*, game_id: int, user: User, accept: bool) -> Game:
         if game.status != Game.Status.OPEN:
             raise GameActionError(_("This game is not open any more."), "not_open")
         seats = list(game.seats.order_by("number"))
-        mine = next(
-            (
-                s
-                for s in seats
-                if s.user_id == user.pk and s.invite_status == Seat.Invite.INVITED
-            ),
-            None,
-        )
-        if mine is None:
+        view = seat_view(game=game, user=user, seats=seats)
+        mine = view.seat
+        if mine is None or not view.may_answer_invitation:
             raise GameActionError(_("You have no invitation to this game."), "invite")
         if accept:
             return _accept(game, mine, seats)
@@ -366,7 +361,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     """The creator calls off a game that has not started."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        if game.creator_id != user.pk:
+        if not seat_view(game=game, user=user, seats=()).is_creator:
             raise GameActionError(_("Only the creator can cancel a game."), "creator")
         if game.status != Game.Status.OPEN:
             raise GameActionError(
@@ -596,7 +591,8 @@ def game_play_move(
         with transaction.atomic():
             game = _locked_game(game_id, with_seats=True)
             seat_rows = list(game.seats.all())  # prefetched, in seat order
-            seat = next((s.number for s in seat_rows if s.user_id == user.pk), None)
+            view = seat_view(game=game, user=user, seats=seat_rows)
+            seat = view.number
             if seat is None:
                 raise GameActionError(_("You are not playing in this game."), "seat")
             if game.status != Game.Status.ACTIVE:
@@ -609,7 +605,7 @@ def game_play_move(
                     ),
                     "stale",
                 )
-            if game.seat_to_move != seat:
+            if not view.my_turn:
                 raise GameActionError(_("It is not your turn."), "turn")
             engine = game_engine(game)
             events = engine.events()
@@ -641,12 +637,13 @@ def game_resign(*, game_id: int, user: User) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id)
         seats = list(game.seats.order_by("number"))
-        seat = next((s for s in seats if s.user_id == user.pk), None)
+        view = seat_view(game=game, user=user, seats=seats)
+        seat = view.seat
         if seat is None:
             raise GameActionError(_("You are not playing in this game."), "seat")
         if game.status != Game.Status.ACTIVE:
             raise GameActionError(_("This game is not in progress."), "status")
-        if seat.resigned or seat.forfeited_at is not None:
+        if view.left:
             raise GameActionError(_("You have already left this game."), "left")
         seat.resigned = True
         seat.forfeited_ply = game.ply  # when they left, for the ranks and the log

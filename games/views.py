@@ -44,15 +44,6 @@ def _game_or_404(pk: int) -> Game:
         raise Http404(_("No such game.")) from None
 
 
-def _viewer_seat(game: Game, request: HttpRequest) -> int | None:
-    if not request.user.is_authenticated:
-        return None
-    for seat in game.seats.all():
-        if seat.user_id == request.user.pk and seat.invite_status == "joined":
-            return int(seat.number)
-    return None
-
-
 @vary_on_htmx
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -131,80 +122,44 @@ def _board_response(
     error: str = "",
 ) -> HttpResponse:
     """The game page, or for HTMX its board partial, drawn from ``engine``
-    (built here when the caller has none)."""
-    context: dict[str, Any] = {"game": game, "error": error}
-    seat_rows = list(game.seats.all())
-    if request.user.is_authenticated:
-        context["my_seat_row"] = next(
-            (s for s in seat_rows if s.user_id == request.user.pk), None
-        )
+    (built here when the caller has none) as the viewer's ``seat_view`` sees it."""
+    view = selectors.seat_view(game=game, user=request.user)
+    context: dict[str, Any] = {"game": game, "view": view, "error": error}
     if game.first_seat is None:  # not started: the seats, no board
         return render(request, "games/game_detail.html", context)
     if engine is None:
         engine = selectors.game_engine(game)
     family = family_for(game.variant)
-    names = [seat.shown_name for seat in seat_rows]
-    viewer_seat = _viewer_seat(game, request)
-    active = game.status == Game.Status.ACTIVE
+    names = [seat.shown_name for seat in view.seats]
     board = family.live_context(
         engine,
         names=names,
-        viewer_seat=viewer_seat,
-        active=active,
+        viewer_seat=view.number,
+        active=view.active,
         query=board_query(request.GET) if request.method == "GET" else {},
     )
-    add_seat_users(board["position"], seat_rows)
-    mine = None
-    if viewer_seat is not None:
-        # The viewer's latest own decision: the last event with their seat
-        # (deals have none) that the site did not play as a forced one.
-        events = engine.events()
-        forced = set(game.forced_plies)
-        mine = next(
-            (
-                ply
-                for ply in range(len(events) - 1, -1, -1)
-                if events[ply].get("seat") == viewer_seat and ply not in forced
-            ),
-            None,
-        )
+    add_seat_users(board["position"], view.seats)
+    since = view.since_ply(engine)
     log = game_log(
         game=game,
         engine=engine,
         family=family,
-        seats=seat_rows,
+        seats=view.seats,
         names=names,
-        since_ply=mine,
+        since_ply=since,
     )
     board["log"] = log.lines
-    if mine is not None:
+    if since is not None:
         board["since"] = log.since
-    vacations = selectors.seat_vacations(game=game)
-    to_move = engine.to_move() if active else None
     context.update(
         family=family,
         board=board,
-        viewer_seat=viewer_seat,
         round=engine.round,
-        to_move_name=names[to_move] if to_move is not None else "",
-        to_move_user=seat_rows[to_move].user if to_move is not None else None,
-        seats=[
-            {
-                "number": seat.number,
-                "name": seat.name,
-                "user": seat.user,
-                "rank": seat.rank,
-                "score": seat.score,
-                "resigned": seat.resigned,
-                "forfeited": seat.forfeited_at is not None,
-                "vacation_until": vacations.get(seat.number),
-            }
-            for seat in seat_rows
-        ],
+        seats=selectors.seat_standings(game=game),
     )
-    if game.status == Game.Status.FINISHED:
+    if view.over:
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}
-        context["winners"] = _winners(seat_rows)
+        context["winners"] = _winners(list(view.seats))
     template = "games/game_detail.html"
     if wants_partial(request):
         template += "#board"

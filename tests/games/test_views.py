@@ -246,6 +246,21 @@ def test_a_game_ended_by_resignation_shows_nobody_to_move(
     assert " to move." not in page.text
 
 
+def test_resign_is_offered_to_whoever_the_service_lets_resign(
+    client, client_for, players, start_game
+):
+    ana, binh, chi, *_ = players
+    game = start_game([ana, binh, chi])
+    services.game_resign(game_id=game.pk, user=binh)  # ana and chi play on
+    resign = f'action="{reverse("games:resign", args=[game.pk])}"'
+    url = reverse("games:detail", args=[game.pk])
+    assert resign in client_for(ana).get(url).text
+    assert resign not in client_for(binh).get(url).text  # already left
+    assert resign not in client.get(url).text  # a visitor
+    with pytest.raises(services.GameActionError):
+        services.game_resign(game_id=game.pk, user=binh)
+
+
 def test_record_download_replays(client, players, start_game):
     from games.engine import record
 
