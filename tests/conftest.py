@@ -6,7 +6,7 @@ API, so the engine's own tests (tests/engine) are unaffected.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -29,6 +29,18 @@ def pytest_collection_modifyitems(
 def _fast_password_hashing(settings: Any) -> None:
     """PBKDF2 costs ~0.2 s a user; tests do not need strong hashes."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _language_of_its_own() -> Iterator[None]:
+    """Each test starts in the default language: a request by a player who reads
+    Vietnamese leaves it active in this thread (LocaleMiddleware activates, the
+    test client never deactivates), and a later test that renders without a
+    request would read Vietnamese."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
