@@ -51,6 +51,7 @@ def main() -> int:
     from django.test import Client
 
     from accounts.models import User
+    from games.engine.variants import VARIANT_NAMES
     from games.models import Game
 
     # No setup_test_environment(): it instruments every template render to copy
@@ -76,7 +77,7 @@ def main() -> int:
     rng = random.Random(7)
     max_id = Game.objects.order_by("-id").values_list("id", flat=True).first() or 1
     names = list(User.objects.values_list("username", flat=True)[:2000])
-    variants = ["classic", "pavilion", "classic-grey", "pavilion-grey"]
+    variants = list(VARIANT_NAMES)
 
     def archive() -> str:
         return "/games/archive/"
