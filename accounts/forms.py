@@ -1,5 +1,5 @@
 """Sign-up form: Django's ``UserCreationForm`` plus an e-mail for password resets
-and the browser's time zone; the settings page's forms."""
+and the browser's time zone; the settings page's form."""
 
 from typing import Any
 
@@ -62,26 +62,28 @@ class SignUpForm(UserCreationForm):
         return name
 
 
-class EmailPreferencesForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = ("email", "email_notifications", "email_computer_turns")
-        labels = {"email": _("E-mail")}
-        widgets = {"email_notifications": forms.RadioSelect}
+class SettingsForm(forms.ModelForm):
+    """The settings page's preferences, one form with one Save: e-mail,
+    notifications (what comes and how, reminders, quiet hours), time zone and
+    play. A change in one section is saved with the others, never lost to
+    another section's button (issue #25). ``sections`` groups the fields as the
+    page shows them."""
 
-
-class PlayPreferencesForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = ("confirm_moves", "play_forced")
-
-
-class NotificationsForm(forms.ModelForm):
-    """What comes by push, by e-mail, or both; reminders and quiet hours."""
+    SECTIONS = {
+        "email": ("email", "email_notifications", "email_computer_turns"),
+        "notify": ("notify_turn", "notify_game", "notify_reminder", "notify_finished"),
+        "reminders": ("remind_24h", "remind_4h", "remind_1h"),
+        "quiet_hours": ("quiet_start", "quiet_end"),
+        "time_zone": ("time_zone",),
+        "play": ("confirm_moves", "play_forced"),
+    }
 
     class Meta:
         model = User
         fields = (
+            "email",
+            "email_notifications",
+            "email_computer_turns",
             "notify_turn",
             "notify_game",
             "notify_reminder",
@@ -91,26 +93,38 @@ class NotificationsForm(forms.ModelForm):
             "remind_1h",
             "quiet_start",
             "quiet_end",
+            "time_zone",
+            "confirm_moves",
+            "play_forced",
         )
+        labels = {"email": _("E-mail")}
         widgets = {
+            "email_notifications": forms.RadioSelect,
             "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }
 
+    @property
+    def sections(self) -> dict[str, list[forms.BoundField]]:
+        """The bound fields of each section, in the page's order."""
+        return {
+            section: [self[name] for name in names]
+            for section, names in self.SECTIONS.items()
+        }
+
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
-        if (data.get("quiet_start") is None) != (data.get("quiet_end") is None):
-            raise forms.ValidationError(
-                _("Give quiet hours both a start and an end, or neither."),
-                code="quiet_hours",
+        start, end = data.get("quiet_start"), data.get("quiet_end")
+        parsed = not self.has_error("quiet_start") and not self.has_error("quiet_end")
+        if parsed and (start is None) != (end is None):
+            self.add_error(
+                "quiet_end" if end is None else "quiet_start",
+                forms.ValidationError(
+                    _("Give quiet hours both a start and an end, or neither."),
+                    code="quiet_hours",
+                ),
             )
         return data
-
-
-class TimeZoneForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = ("time_zone",)
 
 
 class VacationForm(forms.Form):

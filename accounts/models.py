@@ -1,14 +1,18 @@
 """The site's user: Django's user, ours from the first migration so it can grow."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from .usernames import username_key
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as StrPromise
 
 VACATION_DAYS_PER_YEAR = 14
 """Vacation days each player may take per calendar year (UTC)."""
@@ -19,11 +23,12 @@ def language_choices() -> list[tuple[str, str]]:
     return [(code, str(name)) for code, name in settings.LANGUAGES]
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
-    """Every IANA time zone the system knows, by name (``accounts.timezones``)."""
-    from .timezones import time_zone_names
+def time_zone_choices() -> list[tuple[Any, Any]]:
+    """Every IANA time zone the system knows, grouped by region
+    (``accounts.timezones.time_zone_choices``)."""
+    from . import timezones
 
-    return [(name, name.replace("_", " ")) for name in time_zone_names()]
+    return timezones.time_zone_choices()
 
 
 class Channel(models.TextChoices):
@@ -168,6 +173,16 @@ class User(AbstractUser):
         return bool(self.computer_level)
 
     @property
+    def shown_name(self) -> str:
+        """The name people read: the username, or a computer's account name
+        translated into the active language ("컴퓨터 (보통)"), read each time it is
+        shown, so every page, e-mail and push says it in its reader's language.
+        The one place a player's shown name comes from (``Seat.name`` asks it)."""
+        if self.computer_level in COMPUTER_USERNAMES:
+            return str(computer_name(self.computer_level))
+        return self.username
+
+    @property
     def reminder_hours(self) -> list[int]:
         """The reminders the player chose, in hours before a deadline, earliest
         first."""
@@ -183,13 +198,25 @@ class User(AbstractUser):
 
 
 COMPUTER_USERNAMES = {
-    User.ComputerLevel.EASY: "Computer (easy)",
-    User.ComputerLevel.MEDIUM: "Computer (medium)",
-    User.ComputerLevel.STRONG: "Computer (strong)",
+    # Translators: a computer player's name at the table, its level in brackets.
+    User.ComputerLevel.EASY: gettext_noop("Computer (easy)"),
+    # Translators: a computer player's name at the table, its level in brackets.
+    User.ComputerLevel.MEDIUM: gettext_noop("Computer (medium)"),
+    # Translators: a computer player's name at the table, its level in brackets.
+    User.ComputerLevel.STRONG: gettext_noop("Computer (strong)"),
 }
 """The computer players' account names. A space and parentheses are outside the
 sign-up rules (Django's username validator), so no person can take or imitate
-one, and the name says the level wherever the site prints it (the move log)."""
+one, and the name says the level wherever the site prints it (the move log).
+The account keeps the English name (game records carry it, ``docs/record.md``);
+people read it translated, ``computer_name``."""
+
+
+def computer_name(level: str) -> "StrPromise":
+    """The shown name of the computer player of ``level``, a lazy translation of
+    its account name: the one place a computer's name is translated (its seat's
+    name, ``User.shown_name``, and the levels offered, ``games.forms``)."""
+    return gettext_lazy(COMPUTER_USERNAMES[User.ComputerLevel(level)])
 
 
 class Vacation(models.Model):

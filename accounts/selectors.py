@@ -1,4 +1,5 @@
-"""Reads on accounts that views and other apps share: who blocks whom.
+"""Reads on accounts that views and other apps share: who blocks whom, and
+who is called what.
 
 Blocks are read here only (issue #23: no invitations from a player you blocked;
 issue #26 builds chat and open games on the same answer), so "does A block B,
@@ -12,6 +13,7 @@ from collections.abc import Iterable
 from django.db.models import QuerySet
 
 from .models import Block, User
+from .usernames import username_key
 
 
 def blocked_ids(
@@ -44,3 +46,12 @@ def user_blocks(*, blocker: User, blocked: User) -> bool:
 def block_list(*, user: User) -> QuerySet[User]:
     """The players ``user`` blocks, by name."""
     return User.objects.filter(blocked_by__blocker=user).order_by("username")
+
+
+def user_by_name(*, name: str) -> User | None:
+    """The player called ``name`` as players read names, capitals and Unicode
+    forms folded (``accounts.usernames``: "bob" finds Bob, as no two accounts
+    share that reading); None for nobody. A legacy account without a key
+    (migration 0004) is found by its exact name."""
+    found = User.objects.filter(username_key=username_key(name)).first()
+    return found or User.objects.filter(username=name).first()

@@ -1,13 +1,19 @@
-"""Writes on the account that are not contrib.auth's."""
+"""Writes on the account that are not contrib.auth's: language, computer
+players, blocks and vacations."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import signals
-from .models import Block, User
+from .models import VACATION_DAYS_PER_YEAR, Block, User, Vacation
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -67,3 +73,119 @@ def block_create(*, blocker: User, blocked: User) -> Block:
 def block_delete(*, blocker: User, blocked: User) -> None:
     """``blocker`` no longer blocks ``blocked`` (nothing to do if they did not)."""
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+# --------------------------------------------------------------- vacation
+
+_now: Callable[[], datetime] = timezone.now
+"""Where the vacations read the time: Django's clock, until the games side
+hands down the site's (``games.clock``, which tests move) with
+:func:`clock_use`, since accounts imports no other app."""
+
+
+def clock_use(now: Callable[[], datetime]) -> None:
+    """Read the time from ``now`` from here on (``games.receivers.connect``, in
+    ``GamesConfig.ready()``), so a vacation and the deadlines it moves agree."""
+    global _now
+    _now = now
+
+
+class VacationError(ValueError):
+    """A vacation the site refuses; ``message`` is translated, for the player."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+def _year_bounds(when: datetime) -> tuple[datetime, datetime]:
+    start = when.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    return start, start.replace(year=start.year + 1)
+
+
+def _days_charged(vacation: Vacation) -> int:
+    seconds = (vacation.ends_at - vacation.starts_at).total_seconds()
+    return max(1, -(-int(seconds) // 86400))
+
+
+def vacation_days_used(*, user: User) -> int:
+    """Whole days (rounded up) of the vacations ``user`` started this year."""
+    start, end = _year_bounds(_now())
+    return sum(
+        _days_charged(v)
+        for v in Vacation.objects.filter(
+            user=user, starts_at__gte=start, starts_at__lt=end
+        )
+    )
+
+
+def vacation_current(*, user: User) -> Vacation | None:
+    """The vacation ``user`` is on now, or None."""
+    now = _now()
+    return (
+        Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now)
+        .order_by("-ends_at")
+        .first()
+    )
+
+
+def _clocks_moved(user: User, delta: timedelta) -> None:
+    """Tell whoever keeps ``user``'s clocks that they moved by ``delta``
+    (``signals.vacation_changed``: ``games`` moves the deadlines of the games
+    where they are to move, in this transaction)."""
+    signals.vacation_changed.send(sender=Vacation, user_id=user.pk, delta=delta)
+
+
+def vacation_start(*, user: User, days: int) -> Vacation:
+    """Stop ``user``'s clocks for ``days`` days (of 14 a calendar year)."""
+    if days < 1:
+        raise VacationError(_("A vacation lasts at least one day."), "days")
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if vacation_current(user=user) is not None:
+            raise VacationError(_("You are already on vacation."), "on_vacation")
+        left = VACATION_DAYS_PER_YEAR - vacation_days_used(user=user)
+        if days > left:
+            raise VacationError(
+                ngettext(
+                    "You have %(left)s vacation day left this year.",
+                    "You have %(left)s vacation days left this year.",
+                    left,
+                )
+                % {"left": left},
+                "too_long",
+            )
+        now = _now()
+        vacation = Vacation.objects.create(
+            user=user, starts_at=now, ends_at=now + timedelta(days=days)
+        )
+        _clocks_moved(user, timedelta(days=days))
+    return vacation
+
+
+def vacation_end(*, user: User) -> None:
+    """Come back early: the clocks run again and the unused whole days return."""
+    if not vacation_end_now(user=user):
+        raise VacationError(_("You are not on vacation."), "not_on_vacation")
+
+
+def vacation_end_now(*, user: User) -> bool:
+    """End ``user``'s vacation now if they are on one, and say whether they
+    were: coming back early (``vacation_end``), or a move made during it
+    (``games.services.play``, docs/clock.md, "A move ends a vacation"). The
+    vacation's end becomes now, the unused whole days return, and the
+    deadlines it pushed move back (``signals.vacation_changed``, in this
+    transaction). Locks the account first, then (through the signal) its
+    games, as ``vacation_start`` does."""
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        vacation = vacation_current(user=user)
+        if vacation is None:
+            return False
+        now = _now()
+        unused = vacation.ends_at - now
+        vacation.ends_at = now
+        vacation.save(update_fields=["ends_at"])
+        _clocks_moved(user, -unused)
+    return True

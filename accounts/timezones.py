@@ -15,9 +15,11 @@ import zoneinfo
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, tzinfo
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 @functools.cache
@@ -32,6 +34,50 @@ def time_zone_names() -> tuple[str, ...]:
     }
     names.add("UTC")
     return tuple(sorted(names))
+
+
+REGIONS = {
+    "Africa": _("Africa"),
+    "America": _("America"),
+    "Antarctica": _("Antarctica"),
+    "Arctic": _("Arctic"),
+    "Asia": _("Asia"),
+    "Atlantic": _("Atlantic Ocean"),
+    "Australia": _("Australia"),
+    "Europe": _("Europe"),
+    "Indian": _("Indian Ocean"),
+    "Pacific": _("Pacific Ocean"),
+}
+"""The regions of IANA zone names (``Asia/…``), in the time-zone drop-down's
+order, each a group of its own."""
+
+
+def zone_label(name: str) -> str:
+    """A zone's name as people read it, everywhere it is shown: the IANA name
+    with spaces for its underscores ("Asia/Ho Chi Minh"); the stored value stays
+    the IANA name."""
+    return name.replace("_", " ")
+
+
+def time_zone_choices() -> list[tuple[Any, Any]]:
+    """The zones as the drop-down offers them: UTC first, then one group per
+    region (``<optgroup>``) naming each zone without its region ("Ho Chi
+    Minh"), then the other names (aliases such as "US/Eastern"), whole."""
+    grouped: dict[str, list[tuple[str, str]]] = {region: [] for region in REGIONS}
+    other: list[tuple[str, str]] = []
+    for name in time_zone_names():
+        if name == "UTC":
+            continue
+        region, _slash, place = name.partition("/")
+        if region in grouped and place:
+            grouped[region].append((name, zone_label(place)))
+        else:
+            other.append((name, zone_label(name)))
+    choices: list[tuple[Any, Any]] = [("UTC", "UTC")]
+    choices += [(REGIONS[region], zones) for region, zones in grouped.items() if zones]
+    if other:
+        choices.append((_("Other"), other))
+    return choices
 
 
 def zone_for(name: str | None) -> tzinfo:

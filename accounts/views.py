@@ -100,7 +100,7 @@ def player_block(request: AuthenticatedHttpRequest, username: str) -> HttpRespon
         messages.success(
             request,
             _("You blocked %(name)s: they cannot invite you to a game any more.")
-            % {"name": player.username},
+            % {"name": player.shown_name},
         )
     return _back(request, player)
 
@@ -113,6 +113,6 @@ def player_unblock(request: AuthenticatedHttpRequest, username: str) -> HttpResp
     messages.success(
         request,
         _("You unblocked %(name)s: they can invite you again.")
-        % {"name": player.username},
+        % {"name": player.shown_name},
     )
     return _back(request, player)

@@ -516,7 +516,7 @@ COMPUTER_GAMES_PER_HOUR = int(os.environ.get("COMPUTER_GAMES_PER_HOUR") or 30)
 # e-mails; a move in a fast game e-mailed the player whose page showed it).
 # One account may send this many invitations an hour (10: two or three games'
 # worth of friends; beyond it, games with open seats need none), and never a
-# second one to a player still to answer its first (games/services.py). One
+# second one to a player still to answer its first (games/services/lobby.py). One
 # player hears of this many invitations an hour, from everyone together (5);
 # beyond it an invitation still waits in their list, unannounced: a cap that
 # refused invitations would let one account keep a player from being invited.
@@ -543,9 +543,12 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "ready": {"class": "azulsite.ready.ReadyAnnouncer"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    # Daphne's "Listening on TCP address 127.0.0.1:8000": the run command (and a
-    # server's log) says when the site is ready.
-    "loggers": {"daphne.server": {"level": "INFO"}},
+    # Daphne's "Listening on TCP address 127.0.0.1:8000", and after it the address
+    # to open (azulsite/ready.py): the run command says when the site is ready.
+    "loggers": {"daphne.server": {"level": "INFO", "handlers": ["ready"]}},
 }

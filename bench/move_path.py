@@ -18,6 +18,8 @@ The count includes the test client's own work (a constant share).
 from __future__ import annotations
 
 import argparse
+import html
+import json
 import os
 import random
 import re
@@ -34,7 +36,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-GROUP_RE = re.compile(r'name="group" value="([^"]+)"[^>]*data-dests="([^"]+)"')
+GROUP_RE = re.compile(
+    r'name="group" value="[^"]+"[^>]*data-dests="([^"]+)"'
+    r' data-field-source="([^"]+)" data-field-colour="([^"]+)"'
+)
 PLY_RE = re.compile(r'data-ply="(\d+)"')
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -105,14 +110,13 @@ def _play(games: list[tuple[int, list]]) -> tuple[int, int]:
         requests += 2
         while "Final result" not in boards[0]:
             me = 0 if "Your move." in boards[0] else 1
-            group, dests = choices.choice(sorted(GROUP_RE.findall(boards[me])))
-            source, colour = group.split(":")
+            dests, source, colour = choices.choice(sorted(GROUP_RE.findall(boards[me])))
             data = {
                 "expected_ply": PLY_RE.search(boards[me]).group(1),  # type: ignore[union-attr]
                 "kind": "take",
                 "source": source,
                 "colour": colour,
-                "line": choices.choice(dests.split()).split(":")[0],
+                "line": choices.choice(sorted(json.loads(html.unescape(dests)))),
             }
             answer = clients[me].post(
                 f"{url}move/",

@@ -36,7 +36,9 @@ from django.template.loader import render_to_string  # noqa: E402
 
 from games.engine import record  # noqa: E402
 from games.engine.pavilion import PavilionGame  # noqa: E402
+from games.models import Game, Seat  # noqa: E402
 from games.pavilion import FAMILY  # noqa: E402
+from games.selectors import SeatView  # noqa: E402
 
 
 class _Game:
@@ -63,10 +65,19 @@ def _time(function: Callable[[], object], repeats: int) -> float:
     return statistics.median(samples)
 
 
-def _live(game: PavilionGame, names: list[str]) -> str:
-    board = FAMILY.live_context(
-        game, names=names, viewer_seat=game.to_move(), active=True, query={}
+def _mover_view(game: PavilionGame) -> SeatView:
+    """The player to move's view of an unsaved game row at ``game``'s position."""
+    row = Game(status=Game.Status.ACTIVE, seat_to_move=game.to_move())
+    seats = tuple(
+        Seat(game=row, number=n, invite_status=Seat.Invite.JOINED)
+        for n in range(game.players)
     )
+    mover = seats[game.to_move() or 0]
+    return SeatView(game=row, viewer=None, seats=seats, seat=mover, is_creator=False)
+
+
+def _live(game: PavilionGame, names: list[str]) -> str:
+    board = FAMILY.live_context(game, names=names, view=_mover_view(game), query={})
     return render_to_string(FAMILY.live_template, {"board": board, "game": _Game()})
 
 

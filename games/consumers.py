@@ -128,9 +128,11 @@ class GameConsumer(Doorbell):
         )
 
     async def game_updated(self, event: dict[str, Any]) -> None:
-        await self.send_json(
-            {"type": "game", "ply": event["ply"], "status": event["status"]}
-        )
+        message = {"type": "game", "ply": event["ply"], "status": event["status"]}
+        if event.get("redraw"):
+            # Not a move: a player's vacation (and the clocks) changed.
+            message["redraw"] = True
+        await self.send_json(message)
 
 
 class UserConsumer(Doorbell):

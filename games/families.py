@@ -14,9 +14,9 @@ Templates:
 - ``position_template`` draws one position read-only from ``position`` (the dict
   ``position_context`` returns). The live board and the replay both include it.
 - ``live_template`` draws the family's part of the live board (the position plus
-  the viewer's decision controls) from ``board`` (the dict ``live_context``
-  returns); the site's frame (``templates/games/_board.html``: status line,
-  error, absences, final result, log, resign button) wraps it.
+  the viewer's decision controls) from ``board`` (the ``BoardContext``
+  ``live_context`` returns); the site's frame (``templates/games/_board.html``:
+  status line, error, absences, final result, log, resign button) wraps it.
 
 Both mark what they draw machine-readably: each tile is an element with
 ``data-colour`` (the record's colour name) and, when one element stands for
@@ -27,7 +27,7 @@ names where it lies (the zone names are each family's, see its package).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from django import forms
 
@@ -35,14 +35,18 @@ from games.classic import FAMILY as CLASSIC
 from games.engine.common import EngineError
 from games.engine.common import Game as EngineGame
 from games.engine.variants import VARIANTS, Family
+from games.moves import MoveCodec
 from games.pavilion import FAMILY as PAVILION
+from games.selectors import SeatView
 
 
 class MoveForm(Protocol):
     """A Django form that reads one posted decision.
 
-    ``cleaned_data["expected_ply"]`` is the ply the page was drawn at;
-    ``record_event()`` is the decision as a record event without its ``seat``.
+    ``cleaned_data["expected_ply"]`` is the ply the page was drawn at (every
+    family's form reads it with ``games.moves.PlyField``); ``record_event()`` is
+    the decision as a record event without its ``seat``, read by the family's
+    ``codec``.
     """
 
     cleaned_data: dict[str, Any]
@@ -54,6 +58,23 @@ class MoveForm(Protocol):
     def record_event(self) -> dict[str, Any]: ...
 
 
+class BoardContext(TypedDict):
+    """What every family's live board context holds (``live_context``; each
+    family's is a TypedDict with these keys and its own: ``ClassicBoard``,
+    ``PavilionBoard`` in its ``board.py``)."""
+
+    position: dict[str, Any]
+    """``position_context``'s data, with the viewer's board marked."""
+    my_turn: bool
+    """``view.my_turn``: the viewer decides now."""
+    prompt: str
+    """What the viewer is asked to do (translated plain text), or ``""``."""
+    log: NotRequired[list[str]]
+    """The game's log in words, added by the view."""
+    since: NotRequired[list[str]]
+    """The log's lines since the viewer's last decision, added by the view."""
+
+
 class GameFamily(Protocol):
     """What differs between game families."""
 
@@ -63,6 +84,10 @@ class GameFamily(Protocol):
 
     name: str
     """``engine_family.name``: the ``Game.family`` value and template folder."""
+
+    codec: MoveCodec
+    """The family's moves on the wire (its ``moves`` module, ``docs/moves.md``):
+    the one place their strings are printed and read."""
 
     position_template: str
     live_template: str
@@ -82,15 +107,14 @@ class GameFamily(Protocol):
         engine: EngineGame,
         *,
         names: Sequence[str],
-        viewer_seat: int | None,
-        active: bool,
+        view: SeatView,
         query: Mapping[str, str],
-    ) -> dict[str, Any]:
-        """Plain data for ``live_template``: ``position`` (``position_context``),
-        ``my_turn``, ``prompt`` (what the viewer is asked to do, translated plain
-        text, or ``""``) and the viewer's decision, chosen through ``query`` (the
-        GET parameters of the page). Previews of a decision are computed by
-        applying it to ``engine.copy()``."""
+    ) -> BoardContext:
+        """Plain data for ``live_template`` (:class:`BoardContext` and the
+        family's own keys): the position and, when it is ``view``'s viewer's turn
+        (``view.my_turn``), their decision, chosen through ``query`` (the GET
+        parameters of the page, read by the family's ``codec``). Previews of a
+        decision are computed by applying it to ``engine.copy()``."""
         ...
 
     def describe_log(self, engine: EngineGame, names: Sequence[str]) -> list[str]:

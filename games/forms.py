@@ -17,12 +17,15 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from accounts.models import User
+from accounts.models import User, computer_name
+from accounts.selectors import user_by_name
 from games.engine.variants import PLAYERS
 
 from .converters import MAX_ID
 from .models import DAYS_PER_MOVE, FAMILY_VARIANTS, Family, Variant
+from .ratings import PROVISIONAL_GAMES
 
 
 def query_int(
@@ -70,11 +73,12 @@ def board_query(query: Mapping[str, str]) -> dict[str, str]:
 
 
 def computer_choices(*, blank: Any) -> list[tuple[str, Any]]:
-    """The computer levels as a seat's choices ("Computer — strong"), after a
-    ``blank`` choice (a person) when one is given."""
+    """The computer levels as a seat's choices, by the computers' shown names
+    ("Computer (strong)", translated when drawn: ``accounts.models.computer_name``),
+    after a ``blank`` choice (a person) when one is given."""
     choices: list[tuple[str, Any]] = [] if blank is None else [("", blank)]
-    for level, label in User.ComputerLevel.choices:
-        choices.append((level, _("Computer — %(level)s") % {"level": label}))
+    for level in User.ComputerLevel.values:
+        choices.append((level, computer_name(level)))
     return choices
 
 
@@ -114,20 +118,22 @@ class GameCreateForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.creator = creator
         for number in COMPUTER_SEATS:
+            # data-seat: static/js/seats.js hides and disables the seats beyond
+            # the player count; without it, clean() refuses a choice made there.
             self.fields[f"seat_{number}"] = forms.ChoiceField(
                 label=_("Seat %(n)s") % {"n": number + 1},
                 choices=computer_choices(blank=_("A person (invited or open)")),
                 required=False,
+                widget=forms.Select(attrs={"data-seat": number}),
             )
 
     def computers(self) -> dict[int, str]:
         """The seats given to computers, by number, and their levels (after
-        ``is_valid()``)."""
-        players = self.cleaned_data.get("players") or 0
+        ``is_valid()``, which refuses a computer beyond the player count)."""
         return {
             number: level
             for number in COMPUTER_SEATS
-            if number < players and (level := self.cleaned_data.get(f"seat_{number}"))
+            if (level := self.cleaned_data.get(f"seat_{number}"))
         }
 
     def clean_invite(self) -> list[User]:
@@ -149,6 +155,25 @@ class GameCreateForm(forms.Form):
         players = data.get("players")
         if not players:
             return data
+        beyond = [
+            number
+            for number in COMPUTER_SEATS
+            if number >= players and data.get(f"seat_{number}")
+        ]
+        for number in beyond:  # nothing is dropped silently (issue #25)
+            self.add_error(
+                f"seat_{number}",
+                ngettext(
+                    "A game of %(players)s player has no seat %(seat)s: choose "
+                    "more players or take the computer out of that seat.",
+                    "A game of %(players)s players has no seat %(seat)s: choose "
+                    "more players or take the computer out of that seat.",
+                    players,
+                )
+                % {"players": players, "seat": number + 1},
+            )
+        if beyond:
+            return data
         computers = self.computers()
         if len(set(computers.values())) < len(computers):
             raise forms.ValidationError(
@@ -162,7 +187,8 @@ class GameCreateForm(forms.Form):
 
 
 class PlayComputerForm(forms.Form):
-    """The home page's "Play the computer now": a two-player game, started."""
+    """The home page's "Play the computer now": a two-player game, started,
+    rated or not by the button pressed (``rated=on`` or nothing)."""
 
     level = forms.ChoiceField(
         label=_("Opponent"),
@@ -171,6 +197,17 @@ class PlayComputerForm(forms.Form):
     )
     variant = forms.ChoiceField(label=_("Variant"), choices=Variant.choices)
     rated = forms.BooleanField(label=_("Rated"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # At request time, in the reader's language (a count: ngettext).
+        self.fields["rated"].help_text = ngettext(
+            "A rated game changes your rating. The leaderboard ranks players "
+            "with %(count)s rated game; before that they are provisional.",
+            "A rated game changes your rating. The leaderboard ranks players "
+            "with %(count)s rated games; before that they are provisional.",
+            PROVISIONAL_GAMES,
+        ) % {"count": PROVISIONAL_GAMES}
 
 
 FAMILY_FILTER_SUFFIX = "-all"
@@ -248,7 +285,7 @@ class ArchiveFilterForm(forms.Form):
         name = self.cleaned_data["player"].strip()
         if not name:
             return None
-        user = User.objects.filter(username=name).first()
+        user = user_by_name(name=name)
         if user is None:
             raise forms.ValidationError(
                 _("No player is called %(name)s.") % {"name": name}

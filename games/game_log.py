@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.utils.translation import gettext as _
 
-from games.engine import record
 from games.engine.common import Game as EngineGame
 
 from .models import Game, Seat
+from .selectors import engine_replayed
 
 if TYPE_CHECKING:
     from .families import GameFamily
@@ -65,7 +65,7 @@ def game_log(
     ends = {*forced, *(int(seat.forfeited_ply or 0) for seat in left)}
     if since_end is not None and since_end < len(events):
         ends.add(since_end)
-    sizes = _log_sizes(game, engine, events, ends)
+    sizes = _log_sizes(game, events, ends)
     forced_text = _("(%(player)s had no other legal move: the site played it.)")
     # At the end of the forced decision's own line (its first entry).
     for ply in forced:
@@ -92,10 +92,7 @@ def game_log(
 
 
 def _log_sizes(
-    game: Game,
-    engine: EngineGame,
-    events: Sequence[Mapping[str, Any]],
-    ends: set[int],
+    game: Game, events: Sequence[Mapping[str, Any]], ends: set[int]
 ) -> dict[int, int]:
     """How many log entries the first ``end`` events make, for each of
     ``ends`` (one line of the log in words per entry), from one replay."""
@@ -103,9 +100,8 @@ def _log_sizes(
     wanted = {end for end in ends if end > 0}
     if not wanted:
         return sizes
-    before = record.new_game(game.variant, game.players, engine.first_seat)
-    for count, event in enumerate(events[: max(wanted)], start=1):
-        before.apply_event(event)
+    replayed = engine_replayed(game=game, events=events[: max(wanted)])
+    for count, before in enumerate(replayed):
         if count in wanted:
             sizes[count] = before.log_size()
     return sizes

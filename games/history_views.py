@@ -26,6 +26,7 @@ from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
 from .models import FAMILY_VARIANTS, Family, Game
 from .ratings import PROVISIONAL_GAMES
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
+from .results import final_results
 
 ARCHIVE_PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
@@ -109,7 +110,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     family = family_for(game.variant)
     position = family.position_context(replay.engine, replay.names)
     replays.add_seat_users(position, list(game.seats.select_related("user")))
-    context = {
+    context: dict[str, Any] = {
         "game": game,
         "replay": replay,
         "family": family,
@@ -119,6 +120,11 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "next_ply": min(replay.ply + 1, replay.last_ply),
         "current_step": replay.steps[replay.ply - 1] if replay.ply else None,
     }
+    if game.status == Game.Status.FINISHED and replay.ply == replay.last_ply:
+        # The last position of a finished game: its final result, winner first.
+        standings = selectors.seat_standings(game=game)
+        if all(seat["rank"] is not None for seat in standings):
+            context["results"] = final_results(standings)
     template = "games/replay.html"
     if wants_partial(request):
         template += "#replay"
@@ -172,6 +178,14 @@ def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
         LEADERBOARD_PAGE_SIZE,
     )
     first_rank = (page - 1) * LEADERBOARD_PAGE_SIZE + 1
+    # Below the ranked list, on its first page: the provisional players.
+    provisional = (
+        selectors.leaderboard(family=family, computers=computers, provisional=True)[
+            :LEADERBOARD_PAGE_SIZE
+        ]
+        if page == 1
+        else []
+    )
     return render(
         request,
         "games/leaderboard.html",
@@ -180,6 +194,7 @@ def leaderboard(request: HttpRequest, family: str) -> HttpResponse:
             "family_label": Family(family).label,
             "families": Family.choices,
             "rows": [(first_rank + i, stats) for i, stats in enumerate(rows)],
+            "provisional": list(provisional),
             "page": page,
             "has_next": has_next,
             "computers": computers,

@@ -16,8 +16,10 @@ The notifying side does its due work in the same pass, on
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -53,9 +55,9 @@ class Report:
         )
 
 
-def _safely(action: str, send: object) -> bool:
+def _safely(action: str, send: Callable[[], object]) -> bool:
     try:
-        send()  # type: ignore[operator]
+        send()
     except Exception:
         logger.exception("could not send the %s e-mail", action)
         return False
@@ -90,7 +92,7 @@ def process_digests(report: Report) -> None:
             .update(digest_sent_at=now)
         )
         if claimed and _safely(
-            "digest", lambda u=user, g=games: emails.send_digest(user=u, games=g)
+            "digest", functools.partial(emails.send_digest, user=user, games=games)
         ):
             report.digests += 1
 

@@ -123,6 +123,16 @@ class Game(models.Model):
         help_text="An imported game's record as its SHA-256 (variant, names and "
         "events): the same record imported again points to this game.",
     )
+    rematch_of = models.ForeignKey(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        verbose_name=_("rematch of"),
+        help_text="The finished game whose players play again here "
+        "(games.services.rematches).",
+    )
     imported = models.BooleanField(
         _("imported"),
         default=False,
@@ -149,6 +159,12 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(imported=False) | Q(rated=False),
                 name="game_imported_unrated",
+            ),
+            # one rematch of a game at a time: a new one once it is called off
+            models.UniqueConstraint(
+                fields=["rematch_of"],
+                condition=~Q(status="cancelled"),
+                name="game_one_rematch",
             ),
             models.UniqueConstraint(
                 fields=["record_digest"],
@@ -211,6 +227,8 @@ class Seat(models.Model):
         INVITED = "invited", _("Invited")
         JOINED = "joined", _("Joined")
         IMPORTED = "imported", _("Imported player")
+        # a player asked to play a game again who said no (the rematch is off)
+        DECLINED = "declined", _("Declined")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -293,9 +311,17 @@ class Seat(models.Model):
         return "" if game.imported else f"{variant_family(game.variant)}-{game.players}"
 
     @property
-    def name(self) -> str:
-        """The name shown at the table: the user's, or an imported record's."""
+    def record_name(self) -> str:
+        """The name the game record keeps (``docs/record.md``): the account's
+        username, or an imported record's name; never translated."""
         return self.user.username if self.user is not None else self.display_name
+
+    @property
+    def name(self) -> str:
+        """The name shown at the table: the user's as people read it
+        (``User.shown_name``: a computer's in the reader's language), or an
+        imported record's."""
+        return self.user.shown_name if self.user is not None else self.display_name
 
     @property
     def shown_name(self) -> str:
@@ -304,7 +330,7 @@ class Seat(models.Model):
         DIRECTIONAL ISOLATE), so right-to-left or override marks in it cannot
         reorder the words around it. Site players' names are checked at sign-up."""
         if self.user is not None:
-            return self.user.username
+            return self.user.shown_name
         return f"\u2068{self.display_name}\u2069"
 
 

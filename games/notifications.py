@@ -52,13 +52,23 @@ def game_updated(
     user_to_move_id: int | None,
     status: str = "active",
     seated_user_ids: Iterable[int] = (),
+    redraw: bool = False,
 ) -> None:
-    """Tell watchers of a game it changed, and its players that their lists did."""
+    """Tell watchers of a game it changed, and its players that their lists did.
+
+    ``redraw``: what changed is not a move (a player's vacation began or ended,
+    and the clocks with it), so the pages draw the board again at the same ply.
+    """
+    game_message: dict[str, object] = {
+        "type": "game.updated",
+        "game": game_id,
+        "ply": ply,
+        "status": status,
+    }
+    if redraw:
+        game_message["redraw"] = True
     messages: list[tuple[str, dict[str, object]]] = [
-        (
-            game_group(game_id),
-            {"type": "game.updated", "game": game_id, "ply": ply, "status": status},
-        )
+        (game_group(game_id), game_message)
     ]
     users = set(seated_user_ids)
     if user_to_move_id is not None:

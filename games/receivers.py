@@ -1,15 +1,19 @@
 """What the game side does when the accounts side announces something
-(``accounts.signals``). Connected in ``GamesConfig.ready()``."""
+(``accounts.signals``), and the site's clock it hands down to accounts.
+Connected in ``GamesConfig.ready()``."""
 
 from __future__ import annotations
 
 import contextlib
+from datetime import datetime, timedelta
 from typing import Any
 
+from accounts import services as account_services
 from accounts import signals
 
+from . import clock
 from .models import Game, Seat
-from .services import GameActionError, game_invitation_respond
+from .services import GameActionError, game_deadlines_shift, game_invitation_respond
 
 
 def on_block_created(*, blocker: Any, blocked: Any, **_: Any) -> None:
@@ -28,6 +32,24 @@ def on_block_created(*, blocker: Any, blocked: Any, **_: Any) -> None:
             game_invitation_respond(game_id=game_id, user=blocker, accept=False)
 
 
+def on_vacation_changed(*, user_id: int, delta: timedelta, **_: Any) -> None:
+    """A vacation began or ended early (in Settings, or by a move:
+    docs/clock.md, "A move ends a vacation"): the deadlines of the games where
+    the player is to move move with it, in the vacation's transaction, and every
+    open page of their games in progress draws its board again after commit."""
+    game_deadlines_shift(user_id=user_id, delta=delta)
+
+
+def _site_now() -> datetime:
+    """``games.clock.now``, looked up when called (tests replace it)."""
+    return clock.now()
+
+
 def connect() -> None:
-    """Subscribe to the accounts side's announcements (once: ``dispatch_uid``)."""
+    """Subscribe to the accounts side's announcements (once: ``dispatch_uid``),
+    and let accounts read the site's clock (its vacations)."""
     signals.block_created.connect(on_block_created, dispatch_uid="games.on_block")
+    signals.vacation_changed.connect(
+        on_vacation_changed, dispatch_uid="games.on_vacation"
+    )
+    account_services.clock_use(_site_now)

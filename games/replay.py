@@ -9,15 +9,15 @@ log (``family.describe_log``), as on the live page.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import record
 from games.engine.common import Game as EngineGame
 
 from .families import family_for
 from .models import Game, Seat
+from .selectors import engine_replayed
 
 
 @dataclass
@@ -27,8 +27,21 @@ class Step:
     ply: int
     """Position number after this event (1-based: position 0 is before any)."""
     seat: int | None
-    text: str
+    lines: list[str]
+    """What the event did, one line per log entry, as the live log shows them: the
+    decision (or deal) first, then what the engine did at once because of it (a
+    wall tiling, the round's end, the final bonuses)."""
     scores: list[int]
+
+    @property
+    def head(self) -> str:
+        """The event's own line: the move list's link."""
+        return self.lines[0] if self.lines else ""
+
+    @property
+    def more(self) -> list[str]:
+        """The lines after the first: what followed at once."""
+        return self.lines[1:]
 
 
 @dataclass
@@ -61,25 +74,24 @@ def add_seat_users(position: dict[str, Any], seats: Sequence[Seat]) -> None:
         player["user"] = users.get(player["seat"])
 
 
-def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay:
+def game_replay(*, game: Game, events: Sequence[Mapping[str, Any]], ply: int) -> Replay:
     """Replay ``events`` of ``game``; keep the position after ``ply`` events.
 
-    ``ply`` is clamped to ``0..len(events)``. Each step's words are the lines
+    ``ply`` is clamped to ``0..len(events)``. Each step's lines are those
     ``describe_log`` gives for the log entries its event added (one line per
-    entry); lines after the last entry (a family's closing words) join the last
-    step.
+    entry, kept apart); lines after the last entry (a family's closing words)
+    are the last step's last lines.
     """
     ply = max(0, min(ply, len(events)))
     names = seat_names(game)
-    engine = engine_at(game=game, events=[], ply=0)
-    snapshot = engine.copy() if ply == 0 else None
+    snapshot: EngineGame | None = None
     log_ends: list[int] = []
     scores: list[list[int]] = []
-    for index, event in enumerate(events):
-        engine.apply_event(event)
-        log_ends.append(engine.log_size())
-        scores.append(list(engine.scores))
-        if index + 1 == ply:
+    for count, engine in enumerate(engine_replayed(game=game, events=events)):
+        if count:
+            log_ends.append(engine.log_size())
+            scores.append(list(engine.scores))
+        if count == ply:
             snapshot = engine.copy()
     assert snapshot is not None
     lines = family_for(game.variant).describe_log(engine, names)
@@ -87,23 +99,13 @@ def game_replay(*, game: Game, events: list[dict[str, Any]], ply: int) -> Replay
     start = 0
     for index, event in enumerate(events):
         end = log_ends[index] if index + 1 < len(events) else len(lines)
-        words = [line for line in lines[start:end] if line]
         steps.append(
             Step(
                 ply=index + 1,
                 seat=event.get("seat"),
-                text=" ".join(words),
+                lines=[line for line in lines[start:end] if line],
                 scores=scores[index],
             )
         )
         start = end
     return Replay(game=game, names=names, ply=ply, engine=snapshot, steps=steps)
-
-
-def engine_at(*, game: Game, events: list[dict[str, Any]], ply: int) -> EngineGame:
-    """The engine state after the first ``ply`` events (no move list)."""
-    assert game.first_seat is not None
-    engine = record.new_game(game.variant, game.players, game.first_seat)
-    for event in events[:ply]:
-        engine.apply_event(event)
-    return engine

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
@@ -58,13 +60,34 @@ def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     )
 
 
-def _replay(game: Game, events: list[dict[str, Any]]) -> EngineGame:
+def engine_replayed(
+    *, game: Game, events: Iterable[Mapping[str, Any]]
+) -> Iterator[EngineGame]:
+    """The engine of a started game at each position of ``events``: before the
+    first (ply 0), then after each event in turn; the one place a game is
+    rebuilt from its events (the record of truth, ``docs/record.md``).
+
+    Each step yields the same engine, changed in place: ``copy()`` one to keep
+    it. Raises ``ValueError`` for a game not started yet.
+    """
     if game.first_seat is None:
         raise ValueError("the game has not started")
     engine = record.new_game(game.variant, game.players, game.first_seat)
-    for event in events:
-        engine.apply_event(event)
-    return engine
+
+    def steps() -> Iterator[EngineGame]:
+        yield engine
+        for event in events:
+            engine.apply_event(event)
+            yield engine
+
+    return steps()
+
+
+def engine_after(
+    *, game: Game, events: Sequence[Mapping[str, Any]], ply: int
+) -> EngineGame:
+    """The engine of a started game after the first ``ply`` of ``events``."""
+    return deque(engine_replayed(game=game, events=events[:ply]), maxlen=1).pop()
 
 
 def game_engine(game: Game) -> EngineGame:
@@ -76,18 +99,19 @@ def game_engine(game: Game) -> EngineGame:
     events = game.cached_events
     if len(events) != game.ply:
         return game_engine_from_moves(game)
-    return _replay(game, events)
+    return engine_after(game=game, events=events, ply=len(events))
 
 
 def game_engine_from_moves(game: Game) -> EngineGame:
     """The engine state rebuilt from the Move rows, the record of truth."""
     events = list(game.moves.order_by("ply").values_list("event", flat=True))
-    return _replay(game, events)
+    return engine_after(game=game, events=events, ply=len(events))
 
 
 def game_record(game: Game) -> dict[str, Any]:
     """The game record (``docs/record.md``) of a started game."""
-    names = [seat.name for seat in game.seats.select_related("user").order_by("number")]
+    seats = game.seats.select_related("user").order_by("number")
+    names = [seat.record_name for seat in seats]  # the account names, untranslated
     return record.export(game_engine_from_moves(game), names)
 
 
@@ -116,7 +140,7 @@ class SeatView:
     """
 
     game: Game
-    viewer: Any
+    viewer: User | None
     """The signed-in user looking, or None for a visitor."""
     seats: tuple[Seat, ...]
     """The game's seats, in seat order."""
@@ -153,6 +177,8 @@ class SeatView:
 
     @property
     def my_turn(self) -> bool:
+        """The viewer is to move: they joined, the game is in progress and its
+        seat to move is theirs (for many games at once, ``_awaiting_move``)."""
         return self.number is not None and self.to_move == self.number
 
     def since_ply(self, engine: EngineGame) -> int | None:
@@ -204,34 +230,95 @@ class SeatView:
     def may_cancel(self) -> bool:
         return self.game.status == Game.Status.OPEN and self.is_creator
 
+    @property
+    def may_offer_rematch(self) -> bool:
+        """A player of a finished game (not an imported one) may offer to play
+        it again (``services.game_rematch``)."""
+        return self.number is not None and self.over and not self.game.imported
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """The newest rematch of a finished game, as its page tells it."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+
+    @property
+    def on(self) -> bool:
+        """Offered and not called off (waiting, in progress or over)."""
+        return self.game.status != Game.Status.CANCELLED
+
+    @property
+    def waiting(self) -> list[Seat]:
+        """The players invited who have not answered yet."""
+        return [s for s in self.seats if s.invite_status == Seat.Invite.INVITED]
+
+    @property
+    def declined(self) -> list[Seat]:
+        """Who called it off by declining (none when its creator cancelled it)."""
+        return [s for s in self.seats if s.invite_status == Seat.Invite.DECLINED]
+
+    def invites(self, user: User | AnonymousUser | None) -> bool:
+        """``user`` is invited to it and may answer."""
+        return seat_view(
+            game=self.game, user=user, seats=self.seats
+        ).may_answer_invitation
+
+
+def game_rematch_get(*, game: Game) -> Rematch | None:
+    """The newest rematch of ``game`` (``Game.rematch_of``), with its seats, or None."""
+    rematch = (
+        game.rematches.order_by("-pk")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
+        .first()
+    )
+    if rematch is None:
+        return None
+    return Rematch(rematch, tuple(rematch.seats.all()))
+
 
 def seat_view(
-    *, game: Game, user: Any, seats: Sequence[Seat] | None = None
+    *,
+    game: Game,
+    user: User | AnonymousUser | None,
+    seats: Sequence[Seat] | None = None,
 ) -> SeatView:
     """How ``user`` (None or anonymous for a visitor) sees ``game``: the one
     place that finds the viewer's seat. ``seats``: the game's seat rows in
     order when the caller has them (locked, or prefetched); else they are read.
     """
     rows = tuple(seats if seats is not None else game.seats.all())
-    user_id = user.pk if user is not None and user.is_authenticated else None
+    viewer = user if isinstance(user, User) else None
+    user_id = viewer.pk if viewer is not None else None
     mine = None
     if user_id is not None:
         mine = next((s for s in rows if s.user_id == user_id), None)
     return SeatView(
         game=game,
-        viewer=user if user_id is not None else None,
+        viewer=viewer,
         seats=rows,
         seat=mine,
         is_creator=user_id is not None and game.creator_id == user_id,
     )
 
 
-def _my_seat_to_move(user: User) -> Exists:
-    return Exists(
-        Seat.objects.filter(
-            game=OuterRef("pk"), user=user, number=OuterRef("seat_to_move")
-        )
-    )
+def game_user_to_move(*, game: Game) -> User | None:
+    """The account of the player to move (``SeatView.to_move_seat``): None
+    between turns, once the game is over, or for an imported seat."""
+    seats = list(game.seats.select_related("user"))
+    seat = seat_view(game=game, user=None, seats=seats).to_move_seat
+    return seat.user if seat is not None else None
+
+
+def game_get_awaiting_move(*, user: User, game_id: int) -> Game | None:
+    """Game ``game_id`` if ``user`` is to move in it (``SeatView.my_turn``),
+    else None."""
+    games = Game.objects.defer("state").prefetch_related("seats")
+    game = games.filter(pk=game_id).first()
+    if game is None or not seat_view(game=game, user=user).my_turn:
+        return None
+    return game
 
 
 # The lists of a player's own games start from the player's seats (the seat's
@@ -241,8 +328,11 @@ def _my_seat_to_move(user: User) -> Exists:
 
 
 def _awaiting_move(user: User) -> QuerySet[Game]:
-    """Games in progress where ``user``'s seat is the one to move (a join: one
-    seat per user and game, so no game twice)."""
+    """The games where ``SeatView.my_turn`` holds for ``user``, as one query
+    for the lists of many games: the same rule in SQL (the game in progress,
+    its seat to move ``user``'s; every seat of a game in progress has joined).
+    A join: one seat per user and game, so no game twice.
+    ``tests/games/test_selectors.py`` checks that the two agree."""
     return Game.objects.filter(
         status=Game.Status.ACTIVE, seats__user=user, seats__number=F("seat_to_move")
     )
@@ -254,7 +344,8 @@ def game_list_awaiting_move(*, user: User) -> QuerySet[Game]:
 
 
 def game_list_waiting(*, user: User) -> QuerySet[Game]:
-    """``user``'s games waiting for others: their moves, or players to join."""
+    """``user``'s games waiting for others: their moves (in progress, and not
+    ``SeatView.my_turn``, as in ``_awaiting_move``), or players to join."""
     mine = Seat.objects.filter(user=user).filter(
         Q(game__status=Game.Status.OPEN)
         | (Q(game__status=Game.Status.ACTIVE) & ~Q(number=F("game__seat_to_move")))
@@ -319,12 +410,14 @@ def game_moves(*, game: Game) -> QuerySet[Move]:
     return game.moves.order_by("ply")
 
 
-def game_can_view(*, game: Game, user: Any) -> bool:
+def game_can_view(*, game: Game, user: User | AnonymousUser | None) -> bool:
     """Who may see a game page (and its live doorbell): everyone, like the page."""
     return True
 
 
-def game_version(*, game_id: int, user: Any) -> tuple[int, str] | None:
+def game_version(
+    *, game_id: int, user: User | AnonymousUser | None
+) -> tuple[int, str] | None:
     """``(ply, status)`` of a game the user may view, else None."""
     game = Game.objects.filter(pk=game_id).only("pk", "ply", "status").first()
     if game is None or not game_can_view(game=game, user=user):
@@ -336,26 +429,39 @@ def game_count_awaiting_move(*, user: User) -> int:
     return _awaiting_move(user).count()
 
 
-def seat_standings(*, game: Game) -> list[dict[str, Any]]:
+class SeatStanding(TypedDict):
+    """One seat as the game page lists it (``seat_standings``)."""
+
+    number: int
+    name: str
+    user: User | None
+    rank: int | None
+    score: int | None
+    resigned: bool
+    forfeited: bool
+    vacation_until: datetime | None
+
+
+def seat_standings(*, game: Game) -> list[SeatStanding]:
     """Each seat as the game page lists it: name, account, rank and score, how
     it left (resigned, forfeited) and the end of its player's vacation."""
     vacations = seat_vacations(game=game)
     return [
-        {
-            "number": seat.number,
-            "name": seat.name,
-            "user": seat.user,
-            "rank": seat.rank,
-            "score": seat.score,
-            "resigned": seat.resigned,
-            "forfeited": seat.forfeited_at is not None,
-            "vacation_until": vacations.get(seat.number),
-        }
+        SeatStanding(
+            number=seat.number,
+            name=seat.name,
+            user=seat.user,
+            rank=seat.rank,
+            score=seat.score,
+            resigned=seat.resigned,
+            forfeited=seat.forfeited_at is not None,
+            vacation_until=vacations.get(seat.number),
+        )
         for seat in game.seats.all()
     ]
 
 
-def seat_vacations(*, game: Game) -> dict[int, Any]:
+def seat_vacations(*, game: Game) -> dict[int, datetime]:
     """Seat number → end of the current vacation, for seats on vacation now."""
     from . import clock
 
@@ -366,35 +472,13 @@ def seat_vacations(*, game: Game) -> dict[int, Any]:
         return {number: end for number, end in until.items() if end is not None}
     now = clock.now()
     user_seats = {s.user_id: s.number for s in seats if s.user_id}
-    ends: dict[int, Any] = {}
+    ends: dict[int, datetime] = {}
     for vacation in Vacation.objects.filter(
         user_id__in=user_seats, starts_at__lte=now, ends_at__gt=now
     ):
         seat = user_seats[vacation.user_id]
         ends[seat] = max(ends.get(seat, vacation.ends_at), vacation.ends_at)
     return ends
-
-
-def game_user_to_move(*, game: Game) -> User | None:
-    """The account of the seat to move in ``game`` (None between turns, or for
-    an imported seat)."""
-    if game.seat_to_move is None:
-        return None
-    seat = (
-        Seat.objects.select_related("user")
-        .filter(game=game, number=game.seat_to_move)
-        .first()
-    )
-    return seat.user if seat is not None else None
-
-
-def game_get_awaiting_move(*, user: User, game_id: int) -> Game | None:
-    """Game ``game_id`` if ``user`` is to move in it, else None."""
-    return (
-        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
-        .filter(_my_seat_to_move(user))
-        .first()
-    )
 
 
 # ------------------------------------------------------------------ archive
@@ -466,27 +550,33 @@ LEADERBOARD_DAYS = 90
 """A player must have finished a rated game this recently to be listed."""
 
 
-def leaderboard(*, family: str, computers: bool = False) -> QuerySet[PlayerStats]:
+def leaderboard(
+    *, family: str, computers: bool = False, provisional: bool = False
+) -> QuerySet[PlayerStats]:
     """Eligible players of ``family`` by rating, best first: settled ratings only
     (at least ``PROVISIONAL_GAMES`` rated games, ``ratings.rating_provisional``),
     the last within 90 days. People only, or with ``computers`` the computer
     players only (their own list: issue #16).
 
     Sorted by μ, the number the table shows (``ratings.rating_points``), so the
-    rating column reads in order.
+    rating column reads in order. With ``provisional``, the players not settled
+    yet instead (one rated game or more), the nearest to settled first: the
+    leaderboard's section below the ranked list (issue #25).
     """
     recent = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
+    games = (
+        Q(rated_games__gte=1, rated_games__lt=PROVISIONAL_GAMES)
+        if provisional
+        else Q(rated_games__gte=PROVISIONAL_GAMES)
+    )
+    order = ("-rated_games", "-mu", "id") if provisional else ("-mu", "id")
     return (
-        PlayerStats.objects.filter(
-            family=family,
-            rated_games__gte=PROVISIONAL_GAMES,
-            last_rated_at__gte=recent,
-        )
+        PlayerStats.objects.filter(games, family=family, last_rated_at__gte=recent)
         .filter(
             ~Q(user__computer_level="") if computers else Q(user__computer_level="")
         )
         .select_related("user")
-        .order_by("-mu", "id")
+        .order_by(*order)
     )
 
 

@@ -30,7 +30,7 @@ digests: receivers do their own due work and count it in ``report``
 
 invitations_told = Signal()
 """Asked, not announced: while counting ``creator``'s invitations of the last
-hour (``services._invitations_allowed``, in the creating transaction), each
+hour (``services.lobby._invitations_allowed``, in the creating transaction), each
 receiver returns ``(game_id, user_id, game_created_at)`` for the invitations of
 games ``creator`` made after ``since`` that it told, answered since or not
 (``notify``: its ``Notice`` rows)."""

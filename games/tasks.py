@@ -1,8 +1,8 @@
 """Background tasks: a computer player's move (issue #16), with django-tasks.
 
 A computer's decision is never computed in a request. When a game reaches a
-computer's turn, ``services._append_events`` sets ``Game.computer_turn_since`` and,
-after commit, queues :func:`computer_move` for that game and ply. A worker (the
+computer's turn, ``services.play._append_events`` sets ``Game.computer_turn_since``
+and, after commit, queues :func:`computer_move` for that game and ply. A worker (the
 database backend's ``manage.py db_worker``, or the loop inside Daphne that the
 README's run command starts, :func:`start_worker_with_server`) runs it: it reads
 the game, asks ``games.engine.bots.choose`` on the engine's state (public
@@ -54,6 +54,7 @@ from games.engine import bots
 
 from . import clock, in_server
 from .models import Game
+from .selectors import game_engine, game_user_to_move
 
 logger = logging.getLogger(__name__)
 
@@ -72,27 +73,22 @@ def _seed(game_id: int, ply: int) -> int:
 def computer_move(game_id: int, ply: int) -> str:
     """Play the computer's decision in game ``game_id`` if it is still to move at
     ``ply``; what happened, in a word (for the task's result)."""
-    from . import services
-    from .selectors import game_engine
+    from . import services  # services.play imports this module
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.ply != ply:
         return "stale"
-    seat = (
-        game.seats.select_related("user").filter(number=game.seat_to_move).first()
-        if game.seat_to_move is not None
-        else None
-    )
-    if seat is None or seat.user is None or not seat.user.computer_level:
+    computer = game_user_to_move(game=game)
+    if computer is None or not computer.computer_level:
         return "not a computer's turn"
-    level = seat.user.computer_level
+    level = computer.computer_level
     engine = game_engine(game)
     seconds = settings.COMPUTER_STRONG_SECONDS if level == "strong" else None
     decision = bots.choose(engine, level, seconds=seconds, seed=_seed(game_id, ply))
     event = {k: v for k, v in decision.to_event().items() if k != "seat"}
     try:
         services.game_play_move(
-            game_id=game_id, user=seat.user, move=event, expected_ply=ply
+            game_id=game_id, user=computer, move=event, expected_ply=ply
         )
     except services.GameActionError as error:
         # Another run of this task played first (the ply check refused it).

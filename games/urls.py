@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<game_id:pk>/accept/", views.game_accept, name="accept"),
     path("games/<game_id:pk>/decline/", views.game_decline, name="decline"),
     path("games/<game_id:pk>/cancel/", views.game_cancel, name="cancel"),
+    path("games/<game_id:pk>/rematch/", views.game_rematch, name="rematch"),
     path("games/<game_id:pk>/resign/", views.game_resign, name="resign"),
     path("games/<game_id:pk>/record.json", views.game_record, name="record"),
     path("games/<game_id:pk>/replay/", history_views.game_replay, name="replay"),

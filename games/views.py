@@ -32,6 +32,7 @@ from .game_log import game_log
 from .models import Game, Seat
 from .replay import add_seat_users
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
+from .results import final_results
 
 DEFAULT_DAYS_PER_MOVE = 3
 """The clock of a game against the computer (the player's turns only)."""
@@ -120,11 +121,18 @@ def _board_response(
     engine: EngineGame | None = None,
     *,
     error: str = "",
+    notice: str = "",
 ) -> HttpResponse:
     """The game page, or for HTMX its board partial, drawn from ``engine``
-    (built here when the caller has none) as the viewer's ``seat_view`` sees it."""
+    (built here when the caller has none) as the viewer's ``seat_view`` sees it;
+    ``notice``, news of the action answered, comes as a toast."""
     view = selectors.seat_view(game=game, user=request.user)
-    context: dict[str, Any] = {"game": game, "view": view, "error": error}
+    context: dict[str, Any] = {
+        "game": game,
+        "view": view,
+        "error": error,
+        "notice": notice,
+    }
     if game.first_seat is None:  # not started: the seats, no board
         return render(request, "games/game_detail.html", context)
     if engine is None:
@@ -134,8 +142,7 @@ def _board_response(
     board = family.live_context(
         engine,
         names=names,
-        viewer_seat=view.number,
-        active=view.active,
+        view=view,
         query=board_query(request.GET) if request.method == "GET" else {},
     )
     add_seat_users(board["position"], view.seats)
@@ -160,6 +167,12 @@ def _board_response(
     if view.over:
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}
         context["winners"] = _winners(list(view.seats))
+        context["results"] = final_results(context["seats"])
+        rematch = selectors.game_rematch_get(game=game)
+        context["rematch"] = rematch
+        context["rematch_invites_me"] = rematch is not None and rematch.invites(
+            request.user
+        )
     template = "games/game_detail.html"
     if wants_partial(request):
         template += "#board"
@@ -227,9 +240,14 @@ def game_move(request: SignedInHttpRequest, pk: int) -> HttpResponse:
             )
         except services.GameActionError as action_error:
             error = action_error.message
+    notice = ""
+    if played is not None and played.vacation_ended:
+        notice = _("Your vacation has ended: you are playing again.")
     if request.htmx:
         if played is not None:  # the service's game and engine are current
-            response = _board_response(request, played.game, played.engine)
+            response = _board_response(
+                request, played.game, played.engine, notice=notice
+            )
         else:
             response = _action_answer(request, _game_or_404(pk), error)
         # The board answered is the plain one: the address drops the picks
@@ -237,6 +255,8 @@ def game_move(request: SignedInHttpRequest, pk: int) -> HttpResponse:
         return replace_url(response, reverse("games:detail", kwargs={"pk": pk}))
     if error:
         messages.error(request, error)
+    if notice:
+        messages.info(request, notice)
     return redirect("games:detail", pk=pk)
 
 
@@ -286,6 +306,25 @@ def game_decline(request: SignedInHttpRequest, pk: int) -> HttpResponse:
         return redirect("games:detail", pk=pk)
     messages.success(request, _("Invitation declined."))
     return redirect("games:home")
+
+
+@login_required
+@require_POST
+def game_rematch(request: SignedInHttpRequest, pk: int) -> HttpResponse:
+    """ "Play again": offer the finished game's players a rematch (or find the
+    one on) and go to it."""
+    try:
+        rematch = services.game_rematch(game_id=pk, user=request.user)
+    except services.GameActionError as error:
+        messages.error(request, error.message)
+        return redirect("games:detail", pk=pk)
+    if rematch.status == Game.Status.ACTIVE and rematch.creator_id == request.user.pk:
+        messages.success(request, _("The rematch has started."))
+    elif rematch.creator_id == request.user.pk:
+        messages.success(
+            request, _("Rematch offered: it starts when every player has accepted.")
+        )
+    return redirect("games:detail", pk=rematch.pk)
 
 
 @login_required

@@ -17,10 +17,11 @@ import asyncio
 import contextlib
 import logging
 from datetime import timedelta
-from typing import Any
 
 from channels.db import database_sync_to_async
+from django.contrib.auth.models import AnonymousUser
 
+from accounts.models import User
 from games import clock
 
 from .models import GamePage
@@ -72,11 +73,11 @@ class PageWatch:
 
 
 async def page_opened(
-    *, user: Any, game_id: int, channel_name: str
+    *, user: User | AnonymousUser | None, game_id: int, channel_name: str
 ) -> PageWatch | None:
     """Record that ``user`` opened the page of ``game_id`` (nothing for a
     visitor); a failure is logged: the page works, pushes just are not held."""
-    if user is None or not getattr(user, "is_authenticated", False):
+    if not isinstance(user, User):
         return None
     watch = PageWatch(channel_name)
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from collections.abc import Mapping
 
 import requests
 from django.conf import settings
@@ -30,7 +30,7 @@ GONE = (404, 410)
 
 
 def send_push(
-    subscription: PushSubscription, payload: dict[str, Any], *, ttl: int = 86400
+    subscription: PushSubscription, payload: Mapping[str, str], *, ttl: int = 86400
 ) -> bool:
     """Post ``payload`` (JSON, encrypted for this browser) to its push service;
     whether the service took it. A gone subscription is deleted; any other

@@ -10,9 +10,15 @@ deadline pass runs ``notify.jobs``; the game pages' sockets are recorded in
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
+from django_tasks.base import Task
+
+from accounts.models import User
 from games import signals
+from games.jobs import Report
 
 from . import jobs, presence, tasks
 from .models import Notice
@@ -20,7 +26,7 @@ from .models import Notice
 logger = logging.getLogger(__name__)
 
 
-def _enqueue(task: Any, *args: Any) -> None:
+def _enqueue(task: Task[..., str], *args: int | None) -> None:
     try:
         task.enqueue(*args)
     except Exception:
@@ -43,14 +49,14 @@ def on_game_finished(*, game_id: int, **_: Any) -> None:
     _enqueue(tasks.game_finished, game_id)
 
 
-def on_deadline_pass(*, report: Any, **_: Any) -> None:
+def on_deadline_pass(*, report: Report, **_: Any) -> None:
     jobs.process_reminders(report)
     jobs.process_turn_emails(report)
 
 
 def on_invitations_told(
-    *, creator: Any, since: Any, **_: Any
-) -> list[tuple[int, int, Any]]:
+    *, creator: User, since: datetime, **_: Any
+) -> list[tuple[int, int, datetime]]:
     """The invitations of ``creator``'s games made after ``since`` that were told."""
     return list(
         Notice.objects.filter(
@@ -66,7 +72,7 @@ _pages: dict[str, presence.PageWatch] = {}
 
 
 async def on_page_opened(
-    *, user: Any, game_id: int, channel_name: str, **_: Any
+    *, user: User | AnonymousUser | None, game_id: int, channel_name: str, **_: Any
 ) -> None:
     watch = await presence.page_opened(
         user=user, game_id=game_id, channel_name=channel_name

@@ -24,6 +24,7 @@ occasion first (a guarded UPDATE or a :class:`Notice` row), so nothing goes twic
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -142,7 +143,7 @@ def claim(*, user: User, game: Game, kind: str, key: str = "") -> bool:
     return True
 
 
-def _safely(action: str, send: Any) -> bool:
+def _safely(action: str, send: Callable[[], object]) -> bool:
     try:
         send()
     except Exception:
@@ -153,7 +154,7 @@ def _safely(action: str, send: Any) -> bool:
 
 def push_payload(
     user: User, game: Game, template: str, context: dict[str, Any]
-) -> dict[str, Any]:
+) -> dict[str, str]:
     """The message the service worker shows (``templates/notify/sw.js``): its
     title is the e-mail's subject, its text a line of its own, both in the
     player's language and time zone; a click opens the game's page."""
@@ -234,7 +235,7 @@ def _notify(
     user: User,
     game: Game,
     kind: str,
-    send_email: Any,
+    send_email: Callable[[], object] | None,
     context: dict[str, Any] | None = None,
     *,
     ttl: int = 86400,

@@ -11,6 +11,8 @@ deadline job's next pass (``notify.jobs.process_turn_emails``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django_tasks import task
 
 from accounts.models import User
@@ -61,10 +63,15 @@ def turn_started(game_id: int, ply: int) -> str:
     return f"e-mails {sent.emails}, pushes {sent.pushes}"
 
 
-def _people(game: Game) -> list[User]:
+def _seats(game: Game) -> list[Seat]:
+    """The seats of ``game`` in order, with their accounts."""
+    return list(game.seats.select_related("user").order_by("number"))
+
+
+def _people(seats: Sequence[Seat]) -> list[User]:
     return [
         seat.user
-        for seat in game.seats.select_related("user").order_by("number")
+        for seat in seats
         if seat.user is not None and not seat.user.is_computer
     ]
 
@@ -92,10 +99,12 @@ def game_started(game_id: int, started_by: int | None = None) -> str:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status == Game.Status.OPEN:
         return "stale"
-    to_move = selectors.game_user_to_move(game=game)
+    seats = _seats(game)
     sent = services.Sent()
-    for user in _people(game):
-        if user.pk in (started_by, to_move.pk if to_move else None):
+    for user in _people(seats):
+        if user.pk == started_by:
+            continue
+        if selectors.seat_view(game=game, user=user, seats=seats).my_turn:
             continue
         if services.claim(user=user, game=game, kind=Notice.Kind.STARTED):
             sent += services.notify_game_started(user=user, game=game)
@@ -109,7 +118,7 @@ def game_finished(game_id: int) -> str:
     if game is None:
         return "stale"
     sent = services.Sent()
-    for user in _people(game):
+    for user in _people(_seats(game)):
         if services.claim(user=user, game=game, kind=Notice.Kind.FINISHED):
             sent += services.notify_finished(user=user, game=game)
     return f"e-mails {sent.emails}, pushes {sent.pushes}"

@@ -1,5 +1,8 @@
 """Classic Azul (coloured or grey wall) as a game family (``games.families``).
 
+Its moves on the wire are ``moves`` (the codec), its move form ``forms``, its
+board as plain data ``board``, its log and refusals in words ``words``.
+
 Templates: ``templates/games/classic/_position.html`` draws one position
 read-only (the live board and the replay); ``_live.html`` adds the viewer's
 controls. Both mark every tile (``data-colour``, ``data-count`` for the bag and
@@ -17,14 +20,17 @@ from typing import Any
 from games.engine.classic import ClassicGame
 from games.engine.common import EngineError
 from games.engine.variants import CLASSIC_FAMILY, Family
+from games.moves import MoveCodec
+from games.selectors import SeatView
 
-from . import board, statistics, words
+from . import board, moves, statistics, words
 from .forms import ClassicMoveForm
 
 
 class ClassicFamily:
     engine_family: Family = CLASSIC_FAMILY
     name: str = CLASSIC_FAMILY.name
+    codec: MoveCodec = moves
     position_template: str = "games/classic/_position.html"
     live_template: str = "games/classic/_live.html"
 
@@ -39,17 +45,10 @@ class ClassicFamily:
         engine: Any,
         *,
         names: Sequence[str],
-        viewer_seat: int | None,
-        active: bool,
+        view: SeatView,
         query: Mapping[str, str],
-    ) -> dict[str, Any]:
-        return board.live_context(
-            _classic(engine),
-            names=names,
-            viewer_seat=viewer_seat,
-            active=active,
-            query=query,
-        )
+    ) -> board.ClassicBoard:
+        return board.live_context(_classic(engine), names=names, view=view, query=query)
 
     def describe_log(self, engine: Any, names: Sequence[str]) -> list[str]:
         return words.describe_log(_classic(engine), names)

@@ -3,9 +3,12 @@
 ``position_context`` is one position, read-only (``_position.html``: the live
 board and the replay). ``live_context`` adds the viewer's decision: the tile
 groups they may take with each group's legal lines, the destination buttons of
-the group chosen with ``?group=``, or the grey wall's column buttons. What a
-take would send to the floor is read off ``engine.copy()`` with the take
-applied, not worked out again here.
+the group chosen with ``?group=``, or the grey wall's column buttons, each with
+what its tile scores there (the engine's ``wall_points``), and the placement
+chosen with ``?column=`` to confirm. Every value a link, form or data attribute
+carries is printed, and the query read, by the codec (``moves``,
+``docs/moves.md``). What a take would send to the floor is read off
+``engine.copy()`` with the take applied, not worked out again here.
 
 Everything on the table is public (``docs/rules/azul.md §9``); the bag and the lid
 are shown as counts by colour (the engine keeps no bag order).
@@ -15,10 +18,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from games.engine.classic import (
     COLOURS,
@@ -30,9 +33,12 @@ from games.engine.classic import (
     ClassicGame,
     Take,
     WallPlacement,
+    wall_points,
 )
 from games.engine.common import CENTER
+from games.selectors import SeatView
 
+from . import moves
 from .words import (
     from_source_label,
     line_label,
@@ -40,31 +46,6 @@ from .words import (
     tile,
     tiles_colour,
 )
-
-
-def _source_value(source: int) -> str:
-    return "center" if source == CENTER else str(source)
-
-
-def _line_value(line: int) -> str:
-    return "floor" if line == FLOOR else str(line)
-
-
-def parse_group(value: str | None) -> tuple[int, int] | None:
-    """``"3:red"`` or ``"center:red"`` → ``(source, colour index)``; else None."""
-    if not value or ":" not in value:
-        return None
-    source_text, colour_text = value.split(":", 1)
-    if colour_text not in COLOURS:
-        return None
-    if source_text == "center":
-        source = CENTER
-    elif source_text.isdigit() and len(source_text) <= 2:
-        source = int(source_text)
-    else:
-        return None
-    return source, COLOURS.index(colour_text)
-
 
 _NO_TILE = {"colour": "", "name": "", "letter": ""}
 """A space without a tile, as a tile's fields."""
@@ -77,7 +58,7 @@ def _groups(
     return [
         {
             "source": source,
-            "value": f"{_source_value(source)}:{COLOURS[colour]}",
+            "value": moves.group_value(source, colour),
             "colour": COLOURS[colour],
             "count": count,
             "tiles": [tiles[colour]] * count,
@@ -116,6 +97,7 @@ def _player(
         lines.append(
             {
                 "line": line,
+                "value": moves.line_value(line),
                 "number": line + 1,
                 "label": line_labels[line],
                 "capacity": line + 1,
@@ -174,6 +156,7 @@ def _player(
         "lines": lines,
         "wall": wall,
         "floor": floor,
+        "floor_value": moves.line_value(FLOOR),
         "floor_legal": False,
         "targets": False,
     }
@@ -221,6 +204,7 @@ def position_context(engine: ClassicGame, names: Sequence[str]) -> dict[str, Any
     return {
         "round": engine.round,
         "grey": engine.grey,
+        "over": engine.is_over(),
         "to_move": to_move,
         "to_move_name": names[to_move] if to_move is not None else "",
         "factories": factories,
@@ -262,17 +246,8 @@ def destinations_by_group(engine: ClassicGame) -> dict[tuple[int, int], dict[int
     return found
 
 
-def parse_line(value: str | None) -> int | None:
-    """``"2"`` → line index 2, ``"floor"`` → the floor; else None."""
-    if value == "floor":
-        return FLOOR
-    if value is not None and len(value) == 1 and value in "01234":
-        return int(value)
-    return None
-
-
 def _preview(
-    board: dict[str, Any],
+    board: ClassicBoard,
     engine: ClassicGame,
     take: Take,
     names: Sequence[str],
@@ -308,21 +283,15 @@ def _preview(
             entry["count"],
         )
     overflow = entry["count"] - entry["placed"]
-    board.update(
-        position=position,
-        offer=False,
-        prompt=_("Check your move on the board, then confirm it or undo it."),
-        preview={
-            "source": _source_value(take.source),
-            "colour": COLOURS[take.colour],
-            "line": _line_value(take.line),
-            "group": f"{_source_value(take.source)}:{COLOURS[take.colour]}",
-            "text": text % words,
-            "overflow": overflow_text(overflow)
-            if overflow and take.line != FLOOR
-            else "",
-        },
-    )
+    board["position"] = position
+    board["offer"] = False
+    board["prompt"] = _("Check your move on the board, then confirm it or undo it.")
+    board["preview"] = {
+        "fields": moves.fields(take),
+        "undo_query": moves.selection_query(take.source, take.colour),
+        "text": text % words,
+        "overflow": overflow_text(overflow) if overflow and take.line != FLOOR else "",
+    }
 
 
 def _all_groups(position: dict[str, Any]) -> list[dict[str, Any]]:
@@ -330,28 +299,49 @@ def _all_groups(position: dict[str, Any]) -> list[dict[str, Any]]:
     return groups + position["centre"]["groups"]
 
 
+class ClassicBoard(TypedDict):
+    """The live classic board, ``live_context``'s answer, for ``_live.html``
+    (the contract's ``games.families.BoardContext`` and the classic parts)."""
+
+    position: dict[str, Any]
+    my_turn: bool
+    prompt: str
+    offer: bool
+    """Tiles may be taken now: the tile groups are buttons."""
+    selected: dict[str, Any] | None
+    """The group chosen (``?group=``): its ``value`` and ``heading``."""
+    destinations: list[dict[str, Any]]
+    overflow_texts: str
+    take_fields: dict[str, str]
+    """The hidden fields of the destinations form (``moves.group_fields``)."""
+    wall_choice: dict[str, Any] | None
+    preview: dict[str, Any] | None
+    log: NotRequired[list[str]]
+    since: NotRequired[list[str]]
+
+
 def live_context(
     engine: ClassicGame,
     *,
     names: Sequence[str],
-    viewer_seat: int | None,
-    active: bool,
+    view: SeatView,
     query: Mapping[str, str],
-) -> dict[str, Any]:
-    """The position plus the viewer's decision (see the module's docstring)."""
+) -> ClassicBoard:
+    """The position plus the decision of ``view``'s viewer, when it is their
+    turn (see the module's docstring)."""
     position = position_context(engine, names)
-    if not active:  # over, or ended by resignation or on time: nobody is to move
+    if not view.active:  # over, or ended by resignation or on time: nobody moves
         position["to_move"], position["to_move_name"] = None, ""
         for player in position["players"]:
             player["to_move"] = False
-    to_move = position["to_move"]
-    my_turn = viewer_seat is not None and to_move == viewer_seat
+    viewer_seat = view.number
+    my_turn = view.my_turn
     offer = my_turn and engine.phase == PHASE_OFFER
     tiling = my_turn and engine.phase == PHASE_TILING and bool(engine.pending_wall)
     mine = position["players"][viewer_seat] if viewer_seat is not None else None
     if mine is not None:
         mine["is_me"] = True
-    board: dict[str, Any] = {
+    board: ClassicBoard = {
         "position": position,
         "my_turn": my_turn,
         "prompt": "",
@@ -359,12 +349,13 @@ def live_context(
         "selected": None,
         "destinations": [],
         "overflow_texts": "{}",
+        "take_fields": {},
         "wall_choice": None,
         "preview": None,
     }
-    if offer and mine is not None:
+    if offer and mine is not None and viewer_seat is not None:
         by_group = destinations_by_group(engine)
-        selected = parse_group(query.get("group"))
+        selected = moves.parse_group(query.get(moves.GROUP))
         if selected not in by_group:
             selected = None
         overflows: set[int] = set()
@@ -387,23 +378,23 @@ def live_context(
             group["choice"] = {
                 "selected": key == selected,
                 "label": take_text % {"count": group["count"], **words},
-                # Each group carries its legal lines ("line:overflow ..."), so
+                # Each group carries its legal lines and the fields it sets, so
                 # static/js/board.js shows them without asking the server.
-                "dests": " ".join(
-                    f"{_line_value(line)}:{n}" for line, n in sorted(lines.items())
-                ),
+                "dests": moves.destinations_value(lines),
+                "source": moves.source_value(key[0]),
+                "colour": moves.colour_value(key[1]),
                 "heading": place_text % {"tiles": chosen},
             }
             if key == selected:
                 board["selected"] = {
-                    "source": _source_value(key[0]),
-                    "colour": COLOURS[key[1]],
+                    "value": group["value"],
                     "heading": group["choice"]["heading"],
                 }
         chosen_lines = by_group[selected] if selected is not None else {}
+        board["take_fields"] = moves.group_fields(selected)
         board["destinations"] = [
             {
-                "value": _line_value(line),
+                "value": moves.line_value(line),
                 "label": line_label(line),
                 "legal": line in chosen_lines,
                 "overflow": overflow_text(chosen_lines[line])
@@ -429,23 +420,97 @@ def live_context(
         if selected is None:
             board["prompt"] = _("Choose tiles from a factory or the centre.")
         else:
-            board["selected"]["value"] = query.get("group")
-            line = parse_line(query.get("line"))
-            if line is not None and line in chosen_lines and viewer_seat is not None:
+            line = moves.parse_line(query.get(moves.LINE))
+            if line is not None and line in chosen_lines:
                 take = Take(viewer_seat, selected[0], selected[1], line)
                 _preview(board, engine, take, names, viewer_seat)
     if tiling and mine is not None and engine.pending_wall is not None:
-        line = engine.pending_wall[1]
-        columns = [
-            move.column
-            for move in engine.legal_moves()
-            if isinstance(move, WallPlacement)
-        ]
-        board["wall_choice"] = {"line": line, "number": line + 1, "columns": columns}
-        board["prompt"] = _("Choose the wall column for the tile of line %(line)s.") % {
-            "line": line + 1
-        }
-        mine["lines"][line]["pending"] = True
-        for cell in mine["wall"][line]:
-            cell["choice"] = cell["column"] in columns
+        _wall_decision(board, engine, mine, query)
     return board
+
+
+def wall_points_by_column(engine: ClassicGame) -> dict[int, int]:
+    """Grey wall (``docs/rules/azul.md §8``): each legal column of the line
+    awaiting one, with the points its tile would score there now — the engine's
+    own count (``wall_points``, §6), read off the wall as it stands."""
+    if engine.pending_wall is None:
+        return {}
+    seat, line = engine.pending_wall
+    wall = engine.boards[seat].wall
+    return {
+        move.column: wall_points(wall, line, move.column)
+        for move in engine.legal_moves()
+        if isinstance(move, WallPlacement)
+    }
+
+
+def _wall_decision(
+    board: ClassicBoard,
+    engine: ClassicGame,
+    mine: dict[str, Any],
+    query: Mapping[str, str],
+) -> None:
+    """The grey wall's column choice: each legal column with what it scores; a
+    column chosen in the query (``?column=``, a player who confirms moves) is
+    the placement to confirm or undo, drawn where its tile would go."""
+    assert engine.pending_wall is not None
+    seat, line = engine.pending_wall
+    points = wall_points_by_column(engine)
+    board["prompt"] = _("Choose the wall column for the tile of line %(line)s.") % {
+        "line": line + 1
+    }
+    mine["lines"][line]["pending"] = True
+    chosen = moves.parse_column(query.get(moves.COLUMN))
+    if chosen in points:
+        colour = engine.boards[seat].line_colour[line]
+        for cell in mine["wall"][line]:
+            cell["choice"] = cell["column"] == chosen
+            if cell["choice"]:
+                # The tile drawn where it would go, as a wall's printed colour
+                # (no data-colour: nothing has moved yet).
+                cell.update(tile(colour))
+        move = WallPlacement(seat, line, chosen)
+        words = {
+            "colour": tiles_colour(colour, 1),
+            "line": line + 1,
+            "column": chosen + 1,
+            "points": points[chosen],
+        }
+        board["prompt"] = _("Check your move on the board, then confirm it or undo it.")
+        board["preview"] = {
+            "fields": moves.fields(move),
+            "undo_query": "",
+            "text": ngettext(
+                "The %(colour)s tile of line %(line)s to column %(column)s: "
+                "+%(points)s point.",
+                "The %(colour)s tile of line %(line)s to column %(column)s: "
+                "+%(points)s points.",
+                points[chosen],
+            )
+            % words,
+            "overflow": "",
+        }
+        return
+    for cell in mine["wall"][line]:
+        cell["choice"] = cell["column"] in points
+    label = _("Column %(n)s")
+    board["wall_choice"] = {
+        "fields": moves.wall_fields(line),
+        "number": line + 1,
+        "columns": [
+            {
+                "value": moves.column_value(column),
+                "number": column + 1,
+                "points_text": pgettext("points a wall placement scores", "+%(n)s")
+                % {"n": points[column]},
+                "label": ngettext(
+                    "Column %(column)s: %(points)s point",
+                    "Column %(column)s: %(points)s points",
+                    points[column],
+                )
+                % {"column": column + 1, "points": points[column]},
+                "text": label % {"n": column + 1},
+            }
+            for column in sorted(points)
+        ],
+    }

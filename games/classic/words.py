@@ -7,7 +7,7 @@ for people (records count from 0).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from django.utils.translation import (
 
 from games.engine.classic import COLOURS, FLOOR, ClassicGame
 from games.engine.common import CENTER, EngineError
+from games.refusals import SHARED
 
 COLOUR_NAMES = {
     "blue": gettext_lazy("blue"),
@@ -209,41 +210,71 @@ def _colour_param(params: Mapping[str, Any], key: str) -> str:
     return colour_name(value) if isinstance(value, str) else ""
 
 
+def _colour_absent(p: Mapping[str, Any]) -> str:
+    """The source named as the board names it (factories from 1)."""
+    colour = _colour_param(p, "colour")
+    if p.get("source") == CENTER:
+        return _("The centre has no %(colour)s tiles.") % {"colour": colour}
+    return _("Factory %(number)s has no %(colour)s tiles.") % {
+        "number": _human(p, "source"),
+        "colour": colour,
+    }
+
+
+def _unreadable(p: Mapping[str, Any]) -> str:
+    return _("That move could not be read.")
+
+
+_MESSAGES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    **SHARED,  # games/refusals.py: the words both games share
+    # -- whose turn, which phase ---------------------------------------------
+    "no_decision": lambda p: _("The game is over."),
+    "not_offer_phase": lambda p: _("Tiles cannot be taken now."),
+    "not_your_turn": lambda p: _("It is not your turn."),
+    "not_tiling_phase": lambda p: _("No wall placement is awaited now."),
+    "wrong_wall_line": lambda p: _("Another wall line must be tiled first."),
+    # -- taking tiles ------------------------------------------------------------
+    "source_empty": lambda p: _("That source is empty."),
+    "colour_absent": _colour_absent,
+    "line_holds_other": lambda p: (
+        _("Line %(line)s already holds %(held)s.")
+        % {"line": _human(p, "line"), "held": _colour_param(p, "held")}
+    ),
+    "line_full": lambda p: _("Line %(line)s is full.") % {"line": _human(p, "line")},
+    "wall_row_has_colour": lambda p: (
+        _("Wall row %(line)s already has %(colour)s.")
+        % {"line": _human(p, "line"), "colour": _colour_param(p, "colour")}
+    ),
+    # -- the grey wall -----------------------------------------------------------
+    "wall_space_filled": lambda p: _("That wall space is already filled."),
+    "wall_column_has_colour": lambda p: (
+        _("Wall column %(column)s already has %(colour)s.")
+        % {"column": _human(p, "column"), "colour": _colour_param(p, "colour")}
+    ),
+    # -- decisions and events that do not parse (a forged form, a broken record)
+    "not_an_object": _unreadable,
+    "malformed": _unreadable,
+    "no_such_line": lambda p: _("That move is not possible: there is no such line."),
+    "no_such_column": lambda p: _(
+        "That move is not possible: there is no such column."
+    ),
+    "wrong_variant": lambda p: _("That is an event of a Summer Pavilion game."),
+    # -- deals (in records) ------------------------------------------------------
+    "deal_impossible": lambda p: (
+        _("Factory %(number)s: no %(colour)s tile is left to draw.")
+        % {"number": _human(p, "factory"), "colour": _colour_param(p, "colour")}
+    ),
+}
+
+CODES = frozenset(_MESSAGES)
+"""Every code this module words (the classic engine's refusals)."""
+
+
 def error_message(error: EngineError) -> str:
-    """A player's wording of a refusal of the classic engine (``error.code``)."""
-    p = error.params
-    code = error.code
-    if code == "not_offer_phase":
-        return _("Tiles cannot be taken now.")
-    if code == "not_your_turn":
-        return _("It is not your turn.")
-    if code == "source_empty":
-        return _("That source is empty.")
-    if code == "colour_absent":
-        return _("That source has no %(colour)s tiles.") % {
-            "colour": _colour_param(p, "colour")
-        }
-    if code == "line_holds_other":
-        return _("Line %(line)s already holds %(held)s.") % {
-            "line": _human(p, "line"),
-            "held": _colour_param(p, "held"),
-        }
-    if code == "line_full":
-        return _("Line %(line)s is full.") % {"line": _human(p, "line")}
-    if code == "wall_row_has_colour":
-        return _("Wall row %(line)s already has %(colour)s.") % {
-            "line": _human(p, "line"),
-            "colour": _colour_param(p, "colour"),
-        }
-    if code == "not_tiling_phase":
-        return _("No wall placement is awaited now.")
-    if code == "wrong_wall_line":
-        return _("Another wall line must be tiled first.")
-    if code == "wall_space_filled":
-        return _("That wall space is already filled.")
-    if code == "wall_column_has_colour":
-        return _("Wall column %(column)s already has %(colour)s.") % {
-            "column": _human(p, "column"),
-            "colour": _colour_param(p, "colour"),
-        }
-    return _("That move is not possible.")
+    """A player's wording of a refusal of the classic engine, from ``error.code``
+    and ``error.params`` (never the English message); factories, lines and
+    columns counted from 1. An unknown code gives a generic refusal."""
+    words = _MESSAGES.get(error.code)
+    if words is None:
+        return _("That move is not possible.")
+    return words(error.params)

@@ -52,9 +52,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Generic, TypeVar
 
-from .classic import FLOOR, FLOOR_PENALTIES, ClassicGame, Take, wall_points
+from .classic import FLOOR, FLOOR_PENALTIES, Board, ClassicGame, Take, wall_points
+from .classic import Move as ClassicMove
 from .common import CENTER, Game
 from .pavilion import (
     NUM_COLOURS,
@@ -74,8 +75,17 @@ from .pavilion import (
     PavilionGame,
     Place,
 )
+from .pavilion import Move as PavilionMove
 from .pavilion import Take as PavilionTake
 from .variants import CLASSIC_FAMILY, PAVILION_FAMILY, find_variant
+
+Decision = ClassicMove | PavilionMove
+"""A decision of either family, as :func:`choose` returns it."""
+
+G = TypeVar("G", bound=Game)
+"""The engine game of one family (``ClassicGame``, ``PavilionGame``)."""
+M = TypeVar("M", bound=Decision)
+"""That family's decisions (``classic.Move``, ``pavilion.Move``)."""
 
 LEVELS = ("easy", "medium", "strong")
 DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
@@ -95,7 +105,7 @@ class _OutOfNodes(Exception):
 
 def choose(
     game: Game, level: str, *, seconds: float | None = None, seed: int = 0
-) -> Any:
+) -> Decision:
     """The decision of ``level`` for the seat to move; one of ``legal_moves()``.
 
     ``game`` is not changed. ``seconds`` is the strong level's budget (converted to
@@ -103,57 +113,63 @@ def choose(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
-    seat = game.to_move()
-    moves = list(game.legal_moves())
-    if seat is None or not moves:
-        raise ValueError("no decision is awaited")
-    if len(moves) == 1:
-        return moves[0]
-    rng = random.Random(seed)
-    rules = _rules_for(game)
-    if level == "easy":
-        return _easy(game, moves, rules, rng)
-    if level == "medium":
-        return _greedy(game, moves, seat, rules, rng)
     budget = DEFAULT_SECONDS["strong"] if seconds is None else seconds
     family = find_variant(game.variant).family.name
     # a node costs more with more boards to evaluate
     per_second = NODES_PER_SECOND[family] * (2 / game.players) ** 1.5
     nodes = max(200, int(budget * per_second))
+    if isinstance(game, ClassicGame):
+        return _decide(game, _ClassicRules(), level, nodes, seed)
+    if isinstance(game, PavilionGame):
+        return _decide(game, _PavilionRules(), level, nodes, seed)
+    raise TypeError("not a game this module knows")
+
+
+def _decide(game: G, rules: _Rules[G, M], level: str, nodes: int, seed: int) -> M:
+    """``choose`` once the family's rules are known: ``nodes`` is the strong
+    level's budget."""
+    seat = game.to_move()
+    moves = rules.legal_moves(game)
+    if seat is None or not moves:
+        raise ValueError("no decision is awaited")
+    if len(moves) == 1:
+        return moves[0]
+    rng = random.Random(seed)
+    if level == "easy":
+        return _easy(game, moves, rules, rng)
+    if level == "medium":
+        return _greedy(game, moves, seat, rules, rng)
     return _search(game, moves, seat, rules, rng, nodes)
 
 
 # ---------------------------------------------------------------- the framework
 
 
-class _Rules:
-    """What the search needs to know about one game family."""
+class _Rules(Generic[G, M]):
+    """What the search needs to know about one game family: its game ``G``
+    and its decisions ``M``."""
 
-    def values(self, game: Any) -> list[float]:
+    def legal_moves(self, game: G) -> Sequence[M]:
+        """``game.legal_moves()``, typed as the family's decisions."""
+        raise NotImplementedError
+
+    def values(self, game: G) -> list[float]:
         """Each seat's evaluation (points, bigger is better)."""
         raise NotImplementedError
 
-    def candidates(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+    def candidates(self, game: G, moves: Sequence[M]) -> Sequence[M]:
         """``moves`` worth searching, most promising first."""
         raise NotImplementedError
 
-    def easy_key(self, game: Any, move: Any) -> float:
+    def easy_key(self, game: G, move: M) -> float:
         """An immediate, cheap value of ``move`` for the easy level."""
         raise NotImplementedError
 
-    def round_over(self, game: Any) -> bool:
+    def round_over(self, game: G) -> bool:
         """True at a search leaf: the round is over (a deal is next) or the game."""
         raise NotImplementedError
 
     beam = 8
-
-
-def _rules_for(game: Game) -> _Rules:
-    if isinstance(game, ClassicGame):
-        return _ClassicRules()
-    if isinstance(game, PavilionGame):
-        return _PavilionRules()
-    raise TypeError("not a game this module knows")
 
 
 def _lead(values: Sequence[float], seat: int) -> float:
@@ -170,20 +186,20 @@ def _lead(values: Sequence[float], seat: int) -> float:
     return values[seat] - best_other + OWN_SHARE * values[seat]
 
 
-def _settle(game: Any, rules: _Rules, rng: random.Random) -> Any:
+def _settle(game: G, rules: _Rules[G, M], rng: random.Random) -> G:
     """Draw (on ``game``, a copy) any chance event inside the round."""
     while game.needs_chance() and not rules.round_over(game):
         game.chance(rng)
     return game
 
 
-def _child(game: Any, move: Any, rules: _Rules, rng: random.Random) -> Any:
+def _child(game: G, move: M, rules: _Rules[G, M], rng: random.Random) -> G:
     child = game.copy()
     child.push(move)
     return _settle(child, rules, rng)
 
 
-def _pick(moves: Sequence[Any], chosen: Any) -> Any:
+def _pick(moves: Sequence[M], chosen: M) -> M:
     """The object of ``moves`` equal to ``chosen`` (the caller gets its own list's)."""
     for move in moves:
         if move == chosen:
@@ -191,7 +207,7 @@ def _pick(moves: Sequence[Any], chosen: Any) -> Any:
     raise AssertionError("a bot chose a move that is not legal")
 
 
-def _easy(game: Any, moves: Sequence[Any], rules: _Rules, rng: random.Random) -> Any:
+def _easy(game: G, moves: Sequence[M], rules: _Rules[G, M], rng: random.Random) -> M:
     best, best_value = moves[0], float("-inf")
     for move in moves:
         value = rules.easy_key(game, move) + rng.gauss(0.0, EASY_NOISE)
@@ -201,8 +217,8 @@ def _easy(game: Any, moves: Sequence[Any], rules: _Rules, rng: random.Random) ->
 
 
 def _greedy(
-    game: Any, moves: Sequence[Any], seat: int, rules: _Rules, rng: random.Random
-) -> Any:
+    game: G, moves: Sequence[M], seat: int, rules: _Rules[G, M], rng: random.Random
+) -> M:
     best, best_value = moves[0], float("-inf")
     for move in rules.candidates(game, moves):
         value = _lead(rules.values(_child(game, move, rules, rng)), seat)
@@ -212,13 +228,13 @@ def _greedy(
 
 
 def _search(
-    game: Any,
-    moves: Sequence[Any],
+    game: G,
+    moves: Sequence[M],
     seat: int,
-    rules: _Rules,
+    rules: _Rules[G, M],
     rng: random.Random,
     budget: int,
-) -> Any:
+) -> M:
     """Iterative deepening paranoid alpha-beta within the round (module docstring)."""
     state = {"nodes": 0, "cut": False}
     root_moves = rules.candidates(game, moves)
@@ -229,7 +245,7 @@ def _search(
     order = sorted(range(len(root_moves)), key=lambda i: -scores[i])
     best = root_moves[order[0]]
 
-    def alphabeta(node: Any, depth: int, alpha: float, beta: float) -> float:
+    def alphabeta(node: G, depth: int, alpha: float, beta: float) -> float:
         state["nodes"] = int(state["nodes"]) + 1
         if state["nodes"] > budget:
             raise _OutOfNodes
@@ -240,7 +256,7 @@ def _search(
             return _lead(rules.values(node), seat)
         mover = node.to_move()
         width = rules.beam if mover == seat or node.players == 2 else OTHER_BEAM
-        options = rules.candidates(node, node.legal_moves())[:width]
+        options = rules.candidates(node, rules.legal_moves(node))[:width]
         if mover == seat:
             value = float("-inf")
             for move in options:
@@ -308,13 +324,16 @@ ROW_SHARE, COLUMN_SHARE, COLOUR_SHARE = 0.9, 0.8, 0.8
 FLOOR_TILE_RISK = 0.6
 
 
-class _ClassicRules(_Rules):
+class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
     beam = 8
 
-    def round_over(self, game: Any) -> bool:
-        return bool(game.phase == "deal" or game.phase == "over")
+    def legal_moves(self, game: ClassicGame) -> Sequence[ClassicMove]:
+        return game.legal_moves()
 
-    def values(self, game: Any) -> list[float]:
+    def round_over(self, game: ClassicGame) -> bool:
+        return game.phase == "deal" or game.phase == "over"
+
+    def values(self, game: ClassicGame) -> list[float]:
         boards = game.boards
         if game.is_over():
             return [b.score + 0.01 * b.complete_rows() for b in boards]
@@ -387,18 +406,20 @@ class _ClassicRules(_Rules):
             values.append(value)
         return values
 
-    def candidates(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+    def candidates(
+        self, game: ClassicGame, moves: Sequence[ClassicMove]
+    ) -> Sequence[ClassicMove]:
         if game.phase != "offer":
             return list(moves)  # grey wall columns: few
-        seat = game.to_move()
-        board = game.boards[seat]
+        takes = [move for move in moves if isinstance(move, Take)]
+        board = game.boards[takes[0].seat]
         marker = game.center_marker
         keyed = []
         groups_with_line = set()
-        for move in moves:
+        for move in takes:
             if move.line != FLOOR:
                 groups_with_line.add((move.source, move.colour))
-        for move in moves:
+        for move in takes:
             counts = (
                 game.center if move.source == CENTER else game.factories[move.source]
             )
@@ -411,7 +432,7 @@ class _ClassicRules(_Rules):
         return [move for _, move in keyed]
 
     def _order_key(
-        self, game: Any, board: Any, move: Take, count: int, marker: bool
+        self, game: ClassicGame, board: Board, move: Take, count: int, marker: bool
     ) -> float:
         floor = len(board.floor)
         taken_marker = move.source == CENTER and marker
@@ -426,8 +447,8 @@ class _ClassicRules(_Rules):
         penalty = sum(FLOOR_PENALTIES[floor : min(7, floor + overflow)])
         return value + placed - penalty * 1.2
 
-    def easy_key(self, game: Any, move: Any) -> float:
-        if game.phase != "offer":
+    def easy_key(self, game: ClassicGame, move: ClassicMove) -> float:
+        if not isinstance(move, Take):  # a grey wall's column
             after = game.copy()
             after.push(move)
             return float(after.boards[move.seat].score)
@@ -492,29 +513,36 @@ STAR_SHARE = 0.7
 NUMBER_SHARE = 0.5
 
 
-class _PavilionRules(_Rules):
+class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
     beam = 7
 
-    def round_over(self, game: Any) -> bool:
+    def legal_moves(self, game: PavilionGame) -> Sequence[PavilionMove]:
+        return game.legal_moves()
+
+    def round_over(self, game: PavilionGame) -> bool:
         phase = game.phase
-        return bool(
+        return (
             phase == "deal"
             or phase == "over"
             or (phase == "supply" and all(game.passed))
         )
 
-    def values(self, game: Any) -> list[float]:
+    def values(self, game: PavilionGame) -> list[float]:
         if game.is_over():
             return [float(s) for s in game.scores]
         return [_pavilion_value(game, seat) for seat in range(game.players)]
 
-    def candidates(self, game: Any, moves: Sequence[Any]) -> list[Any]:
+    def candidates(
+        self, game: PavilionGame, moves: Sequence[PavilionMove]
+    ) -> Sequence[PavilionMove]:
         phase = game.phase
-        seat = game.to_move()
         if phase == "take":
-            return sorted(moves, key=lambda m: -_take_key(game, m))
+            takes = [move for move in moves if isinstance(move, PavilionTake)]
+            return sorted(takes, key=lambda m: -_take_key(game, m))
+        seat = moves[0].seat
         if phase == "bonus":
-            return sorted(moves, key=lambda m: -_bonus_key(game, seat, m))[:6]
+            bonuses = [move for move in moves if isinstance(move, Bonus)]
+            return sorted(bonuses, key=lambda m: -_bonus_key(game, seat, m))[:6]
         places: dict[tuple[int, int, int], Place] = {}
         passes: list[Pass] = []
         for move in moves:
@@ -523,11 +551,10 @@ class _PavilionRules(_Rules):
                 known = places.get(key)
                 if known is None or move.wilds < known.wilds:
                     places[key] = move
-            else:
+            elif isinstance(move, Pass):
                 passes.append(move)
-        chosen: list[Any] = sorted(
-            places.values(), key=lambda m: -_place_key(game, seat, m)
-        )
+        ranked = sorted(places.values(), key=lambda m: -_place_key(game, seat, m))
+        chosen: list[PavilionMove] = list(ranked)
         keep = _keep_choice(game, seat)
         for move in passes:
             if move.keep == keep:
@@ -537,18 +564,17 @@ class _PavilionRules(_Rules):
             chosen.append(passes[-1])
         return chosen
 
-    def easy_key(self, game: Any, move: Any) -> float:
-        phase = game.phase
-        if phase == "take":
+    def easy_key(self, game: PavilionGame, move: PavilionMove) -> float:
+        if isinstance(move, PavilionTake):
             return _take_key(game, move)
-        if phase == "bonus":
+        if isinstance(move, Bonus):
             return 0.0
         if isinstance(move, Place):
             return 4.0 + _place_key(game, move.seat, move) - move.wilds * 0.5
         return len(move.keep) * 0.5
 
 
-def _take_key(game: Any, move: PavilionTake) -> float:
+def _take_key(game: PavilionGame, move: PavilionTake) -> float:
     tiles = game.centre if move.source == CENTER else game.factories[move.source]
     wild = game.wild
     hand = game.hands[move.seat]
@@ -562,7 +588,7 @@ def _take_key(game: Any, move: PavilionTake) -> float:
     return value
 
 
-def _place_key(game: Any, seat: int, move: Place) -> float:
+def _place_key(game: PavilionGame, seat: int, move: Place) -> float:
     index = move.star * 6 + move.space - 1
     filled: int = game.filled[seat] | 1 << index
     points = RUN[filled >> (move.star * 6) & 63][move.space - 1]
@@ -575,7 +601,7 @@ def _place_key(game: Any, seat: int, move: Place) -> float:
     return points + bonus * BONUS_TILE_VALUE - cost * SPEND_COST
 
 
-def _bonus_key(game: Any, seat: int, move: Bonus) -> float:
+def _bonus_key(game: PavilionGame, seat: int, move: Bonus) -> float:
     hand = game.hands[seat]
     wild = game.wild
     value = 0.0
@@ -584,7 +610,7 @@ def _bonus_key(game: Any, seat: int, move: Bonus) -> float:
     return value
 
 
-def _keep_choice(game: Any, seat: int) -> tuple[int, ...]:
+def _keep_choice(game: PavilionGame, seat: int) -> tuple[int, ...]:
     """Tiles to keep at a pass: next round's wild colour first, then the most held."""
     if game.round >= 6:
         return ()
@@ -615,7 +641,7 @@ def _star_bonus(grey: bool, star: int, colours: int) -> float:
 
 
 def _board_worth(
-    game: Any, filled: int, star_colours: Sequence[int], w: float
+    game: PavilionGame, filled: int, star_colours: Sequence[int], w: float
 ) -> float:
     """Complete stars and number sets in full, incomplete ones in part (×``w``)."""
     grey = game.grey
@@ -655,7 +681,7 @@ def _allowed(grey: bool, filled: int, colours: int, star: int) -> int:
     return 1 << STAR_COLOUR[star]
 
 
-def _pavilion_value(game: Any, seat: int) -> float:
+def _pavilion_value(game: PavilionGame, seat: int) -> float:
     """Score, plus the greedy one-seat plan of the hand, plus the board's worth."""
     rounds = 6
     phase = game.phase

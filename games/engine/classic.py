@@ -612,7 +612,9 @@ class ClassicGame:
                 raise InvalidMoveError(f"there is no seat {seat}", "no_such_seat")
             if source != CENTER and not 0 <= source < len(self.factories):
                 raise InvalidMoveError(
-                    f"there is no factory {source}", "no_such_factory"
+                    f"there is no factory {source}",
+                    "no_such_factory",
+                    {"source": source, "factories": len(self.factories)},
                 )
             if not 0 <= colour < 5:
                 raise InvalidMoveError(f"there is no colour {colour}", "no_such_colour")
@@ -937,23 +939,28 @@ class ClassicGame:
             raise IllegalMoveError(
                 f"a deal lists {len(self.factories)} factories, not {len(factories)}",
                 "deal_size",
+                {"factories": len(self.factories)},
             )
         bag, lid = self.bag[:], self.lid[:]
         for index, tiles in enumerate(factories):
             if len(tiles) > 4:
                 raise IllegalMoveError(
-                    f"factory {index} is dealt more than 4 tiles", "deal_overfull"
+                    f"factory {index} is dealt more than 4 tiles",
+                    "deal_overfull",
+                    {"factory": index, "max": 4},
                 )
             for colour in tiles:
                 if not take_drawn_tile(bag, lid, colour):
                     raise IllegalMoveError(
                         f"factory {index}: no {COLOURS[colour]} tile could be drawn",
                         "deal_impossible",
+                        {"factory": index, "colour": COLOURS[colour]},
                     )
             if len(tiles) < 4 and can_draw(bag, lid):
                 raise IllegalMoveError(
                     f"factory {index} is dealt {len(tiles)} tiles while tiles remain",
                     "deal_short",
+                    {"factory": index, "tiles": len(tiles), "size": 4},
                 )
         self.bag, self.lid = bag, lid
         self._start_round(Deal(tuple(tuple(t) for t in factories)))

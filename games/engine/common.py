@@ -43,12 +43,24 @@ class RecordError(EngineError):
     """A game record that cannot be read or replayed.
 
     ``index`` is the 0-based event index, or ``None`` for a fault outside the events;
-    ``str()`` gives ``event 41: ...`` or ``record: ...`` as the spec asks.
+    ``str()`` gives ``event 41: ...`` or ``record: ...`` as ``docs/record.md``
+    asks. ``cause`` is the engine's refusal of that event, where the engine
+    refused it (its ``code`` and ``params`` let the site word it for players,
+    counting from 1), and ``variant`` the record's, once its header was read.
     """
 
-    def __init__(self, index: int | None, reason: str) -> None:
+    def __init__(
+        self,
+        index: int | None,
+        reason: str,
+        *,
+        cause: EngineError | None = None,
+        variant: str | None = None,
+    ) -> None:
         self.index = index
         self.reason = reason
+        self.cause = cause
+        self.variant = variant
         where = "record" if index is None else f"event {index}"
         super().__init__(f"{where}: {reason}", "record", {"index": index})
 

@@ -1,8 +1,6 @@
-"""A simple, sensible built-in player for seats that forfeited on time.
-
-In a 3-4 player game a player whose deadline passes forfeits, and the site plays
-their remaining turns with :func:`choose_move` so the others can finish. The policy
-is greedy and cheap (no search): it only looks at the move itself.
+"""A simple, sensible built-in player: greedy and cheap (no search), it only
+looks at the move itself. The site's fill command plays its games with it
+(``games/fill.py``); the computer players are ``bots.py``.
 
 - Classic, taking: the take that puts the most tiles on pattern lines, then the
   fewest on the floor (the first-player marker counts as a floor tile).
@@ -21,27 +19,40 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
-from .common import CENTER
-from .variants import PAVILION_FAMILY, find_variant
+from . import classic, pavilion
+from .bots import Decision
+from .common import CENTER, Game
+
+M = TypeVar("M", bound=Decision)
+Key = tuple[int, ...]
+"""How good a move looks (bigger is better)."""
 
 
-def choose_move(game: Any, rng: random.Random) -> Any:
+def choose_move(game: Game, rng: random.Random) -> Decision:
     """The policy's decision for the seat to move in ``game`` (classic or pavilion)."""
-    moves = list(game.legal_moves())
+    if isinstance(game, pavilion.PavilionGame):
+        pavilion_moves: Sequence[pavilion.Move] = _awaited(game.legal_moves())
+        if game.phase == "bonus":
+            return pavilion_moves[0]
+        seat = pavilion_moves[0].seat
+        return _best(pavilion_moves, _pavilion_key(game, seat), rng)
+    if isinstance(game, classic.ClassicGame):
+        classic_moves: Sequence[classic.Move] = _awaited(game.legal_moves())
+        seat = classic_moves[0].seat
+        return _best(classic_moves, _classic_key(game, seat), rng)
+    raise TypeError("not a game this module knows")
+
+
+def _awaited(moves: Sequence[M]) -> Sequence[M]:
+    """``moves``, the legal decisions, when a decision is awaited."""
     if not moves:
         raise ValueError("no decision is awaited")
-    if find_variant(game.variant).family is PAVILION_FAMILY:
-        if game.phase == "bonus":
-            return moves[0]
-        key = _pavilion_key(game)
-    else:
-        key = _classic_key(game)
-    return _best(moves, key, rng)
+    return moves
 
 
-def _best(moves: Sequence[Any], key: Callable[[Any], Any], rng: random.Random) -> Any:
+def _best(moves: Sequence[M], key: Callable[[M], Key], rng: random.Random) -> M:
     """The move with the highest ``key``; ties broken by ``rng``."""
     scored = [(key(move), index) for index, move in enumerate(moves)]
     top = max(score for score, _ in scored)
@@ -52,19 +63,16 @@ def _best(moves: Sequence[Any], key: Callable[[Any], Any], rng: random.Random) -
 # ------------------------------------------------------------------ classic
 
 
-def _classic_key(game: Any) -> Callable[[Any], Any]:
-    from .classic import FLOOR, Take, WallPlacement
-
-    seat = game.to_move()
+def _classic_key(game: classic.ClassicGame, seat: int) -> Callable[[classic.Move], Key]:
     board = game.boards[seat]
 
-    def key(move: Any) -> Any:
-        if isinstance(move, Take):
+    def key(move: classic.Move) -> Key:
+        if isinstance(move, classic.Take):
             counts = (
                 game.center if move.source == CENTER else game.factories[move.source]
             )
             count = counts[move.colour]
-            if move.line == FLOOR:
+            if move.line == classic.FLOOR:
                 placed = 0
             else:
                 room = move.line + 1 - board.line_count[move.line]
@@ -73,11 +81,9 @@ def _classic_key(game: Any) -> Callable[[Any], Any]:
             if move.source == CENTER and game.center_marker:
                 to_floor += 1
             return (placed, -to_floor)
-        if isinstance(move, WallPlacement):
-            after = game.copy()
-            after.push(move)
-            return (after.boards[seat].score,)
-        return (0,)
+        after = game.copy()  # a grey wall's column
+        after.push(move)
+        return (after.boards[seat].score,)
 
     return key
 
@@ -85,15 +91,14 @@ def _classic_key(game: Any) -> Callable[[Any], Any]:
 # ----------------------------------------------------------------- pavilion
 
 
-def _pavilion_key(game: Any) -> Callable[[Any], Any]:
-    from .pavilion import Pass, Place, Take
-
-    seat = game.to_move()
+def _pavilion_key(
+    game: pavilion.PavilionGame, seat: int
+) -> Callable[[pavilion.Move], Key]:
     hand = game.hands[seat]
     wild = game.wild
 
-    def key(move: Any) -> Any:
-        if isinstance(move, Take):
+    def key(move: pavilion.Move) -> Key:
+        if isinstance(move, pavilion.Take):
             tiles = (
                 game.centre if move.source == CENTER else game.factories[move.source]
             )
@@ -101,20 +106,13 @@ def _pavilion_key(game: Any) -> Callable[[Any], Any]:
             if move.colour != wild and tiles[wild]:
                 taken += 1
             return (0, taken)
-        if isinstance(move, Place):
+        if isinstance(move, pavilion.Place):
             # Any placement beats any pass; cheaper first, then fewer wilds.
             return (1, -game.cost(move.star, move.space), -move.wilds)
-        if isinstance(move, Pass):
+        if isinstance(move, pavilion.Pass):
             kept_wild = sum(1 for colour in move.keep if colour == wild)
             held = sum(hand[colour] for colour in move.keep)
             return (0, len(move.keep), kept_wild, held)
         return (0,)
 
     return key
-
-
-def play_forfeited_turn(game: Any, rng: random.Random) -> Any:
-    """Choose and play one decision for the seat to move; returns the move."""
-    move = choose_move(game, rng)
-    game.play(move)
-    return move

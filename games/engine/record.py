@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .common import EngineError, Game, RecordError
+from .common import EngineError, Game, InvalidMoveError, RecordError
 from .variants import VARIANT_NAMES, find_variant
 
 FORMAT = "azul-record"
@@ -96,19 +96,21 @@ def load(data: Mapping[str, Any] | str | bytes) -> Record:
     variant, names, first_seat, events = _header(data)
     game = new_game(variant, len(names), first_seat)
     for index, event in enumerate(events):
+        fault = None
         if game.is_over():
-            raise RecordError(index, "the game is already over")
-        if not isinstance(event, Mapping):
-            raise RecordError(index, "an event is a JSON object")
-        present = [key for key in EVENT_KEYS if key in event]
-        if len(present) != 1:
-            raise RecordError(
-                index, f"an event holds exactly one of {', '.join(EVENT_KEYS)}"
+            fault = InvalidMoveError("the game is already over", "game_over")
+        elif not isinstance(event, Mapping):
+            fault = InvalidMoveError("an event is a JSON object", "not_an_object")
+        elif sum(key in event for key in EVENT_KEYS) != 1:
+            fault = InvalidMoveError(
+                f"an event holds exactly one of {', '.join(EVENT_KEYS)}", "malformed"
             )
+        if fault is not None:
+            raise RecordError(index, str(fault), cause=fault, variant=variant)
         try:
             game.apply_event(event)
         except EngineError as error:
-            raise RecordError(index, str(error)) from None
+            raise RecordError(index, str(error), cause=error, variant=variant) from None
     return Record(names, game)
 
 

@@ -1,6 +1,7 @@
 """Azul: Summer Pavilion as a game family (the contract of ``games.families``).
 
-The package holds what differs from other families: the move form (``forms``),
+The package holds what differs from other families: its moves on the wire
+(``moves``, the codec), the move form (``forms``),
 the board as plain data (``board``), the log and the refusals in words
 (``words``); the templates are under ``templates/games/pavilion/`` (the live
 board's decisions sit in a panel beside the position, ``_live.html``, helped by
@@ -17,14 +18,17 @@ from typing import Any
 
 from games.engine.common import EngineError
 from games.engine.variants import PAVILION_FAMILY, Family
+from games.moves import MoveCodec
+from games.selectors import SeatView
 
-from . import board, statistics, words
+from . import board, moves, statistics, words
 from .forms import PavilionMoveForm
 
 
 class PavilionFamily:
     engine_family: Family = PAVILION_FAMILY
     name: str = PAVILION_FAMILY.name
+    codec: MoveCodec = moves
     position_template = "games/pavilion/_position.html"
     live_template = "games/pavilion/_live.html"
 
@@ -39,13 +43,10 @@ class PavilionFamily:
         engine: Any,
         *,
         names: Sequence[str],
-        viewer_seat: int | None,
-        active: bool,
+        view: SeatView,
         query: Mapping[str, str],
-    ) -> dict[str, Any]:
-        return board.live_context(
-            engine, names=names, viewer_seat=viewer_seat, active=active, query=query
-        )
+    ) -> board.PavilionBoard:
+        return board.live_context(engine, names=names, view=view, query=query)
 
     def describe_log(self, engine: Any, names: Sequence[str]) -> list[str]:
         return words.describe_log(engine, names)

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
-from urllib.parse import urlencode
+from typing import Any, NotRequired, TypedDict
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -32,7 +31,9 @@ from games.engine.pavilion import (
     Take,
 )
 from games.engine.pavilion_board import COLOURS, STARS
+from games.selectors import SeatView
 
+from . import moves
 from .words import (
     colour_label,
     colour_letter,
@@ -44,6 +45,7 @@ from .words import (
     space_label,
     star_label,
     structure_label,
+    taken_label,
     tile_label,
 )
 
@@ -186,7 +188,7 @@ def _groups(
             "count": tiles[colour],
             "wild": colour == wild,
             "tiles": [table[colour]] * tiles[colour],
-            "value": f"{'center' if source == CENTER else source}:{COLOURS[colour]}",
+            "value": moves.group_value(source, colour),
             "label": (
                 _("%(count)s %(colour)s (wild)")
                 if colour == wild
@@ -245,7 +247,7 @@ def _player(
 ) -> dict[str, Any]:
     board = engine.boards[seat]
     placed = (
-        f"{last['star']}-{last['space']}"
+        (last["star"], last["space"])
         if last is not None and last["type"] == "place" and last["seat"] == seat
         else None
     )
@@ -261,7 +263,7 @@ def _player(
             cost = engine.costs[index]
             spaces.append(
                 {
-                    "value": f"{star}-{number}",
+                    "value": moves.space_value(star_index, number),
                     "star": star,
                     "number": number,
                     "cost": cost,
@@ -269,7 +271,7 @@ def _player(
                         None
                         if colour < 0
                         else _marked(plain[colour])
-                        if placed == f"{star}-{number}"
+                        if placed == (star, number)
                         else plain[colour]
                     ),
                     "label": space_text
@@ -354,7 +356,12 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
         "wild_tile": table[wild],
         "wild_colour": colour_label(wild),
         "phase": phase,
-        "phase_label": phase_labels.get(phase, ""),
+        "phase_label": (
+            _("Before the first deal")
+            if engine.log_size() == 0
+            else phase_labels.get(phase, "")
+        ),
+        "over": phase == "over",
         "to_move": to_move,
         "to_move_name": names[to_move] if to_move is not None else None,
         "viewer_seat": None,
@@ -387,14 +394,36 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
 # ------------------------------------------------------------- decisions
 
 
-def _parse_choice(value: str | None, prefix_values: Sequence[str]) -> tuple[str, str]:
-    if not value or ":" not in value and "-" not in value:
-        return "", ""
-    sep = ":" if ":" in value else "-"
-    head, tail = value.rsplit(sep, 1)
-    if head not in prefix_values:
-        return "", ""
-    return head, tail
+class PavilionBoard(TypedDict):
+    """The live Summer Pavilion board, ``live_context``'s answer, for
+    ``_live.html`` (the contract's ``games.families.BoardContext`` and the
+    family's parts)."""
+
+    position: dict[str, Any]
+    my_seat: int | None
+    my_turn: bool
+    to_move: int | None
+    to_move_name: str | None
+    prompt: str
+    take: dict[str, Any] | None
+    """The take chosen (``?take=``), to confirm."""
+    taking: dict[str, Any] | None
+    """Tiles may be taken now: the fields of a group's one-click post."""
+    place: dict[str, Any] | None
+    bonus: dict[str, Any] | None
+    passing: dict[str, Any] | None
+    panel: str | None
+    log: NotRequired[list[str]]
+    since: NotRequired[list[str]]
+
+
+def _taken(engine: PavilionGame, move: Take) -> dict[str, Any]:
+    """The log entry of the legal take ``move``, played on a copy of the game:
+    what it brings (``tiles`` of its colour, ``wild``), as the engine takes it."""
+    after = engine.copy()
+    after.push(move)
+    entry: dict[str, Any] = after.log[len(engine.log)]
+    return entry
 
 
 def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]:
@@ -406,13 +435,7 @@ def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]
     brought = [
         after.hands[seat][c] - engine.hands[seat][c] for c in range(len(COLOURS))
     ]
-    if move.colour == wild:
-        tiles_text = _("1 %(colour)s (wild)") % {"colour": colour_label(wild)}
-    else:
-        tiles_text = _("%(count)s %(colour)s") % {
-            "count": entry["tiles"],
-            "colour": colour_label(move.colour),
-        }
+    tiles_text = taken_label(entry, COLOURS[wild])
     notes = []
     if entry["wild"]:
         notes.append(
@@ -439,32 +462,12 @@ def _take_preview(engine: PavilionGame, seat: int, move: Take) -> dict[str, Any]
         )
     order = [move.colour] + [c for c in range(len(COLOURS)) if c != move.colour]
     return {
-        "source": "center" if move.source == CENTER else str(move.source),
-        "colour": COLOURS[move.colour],
+        "fields": moves.fields(move),
         "title": _("Take %(tiles)s %(from_source)s")
         % {"tiles": tiles_text, "from_source": from_source_label(move.source)},
         "notes": notes,
         "tiles": [tile(c, c == wild) for c in order for _n in range(brought[c])],
     }
-
-
-def _query_counts(query: Mapping[str, str], prefix: str) -> list[int] | None:
-    """``<prefix>_<colour>`` counts from a query (absent: 0), or None when one
-    does not parse."""
-    counts = []
-    for name in COLOURS:
-        text = (query.get(f"{prefix}_{name}") or "0").strip()
-        if not text.isdigit() or len(text) > 2:
-            return None
-        counts.append(int(text))
-    return counts
-
-
-def _count_query(base: Mapping[str, str], prefix: str, counts: Sequence[int]) -> str:
-    """The query string of a choice: ``base`` plus the counts that are not 0."""
-    fields = dict(base)
-    fields.update({f"{prefix}_{COLOURS[c]}": str(n) for c, n in enumerate(counts) if n})
-    return "?" + urlencode(fields) if fields else ""
 
 
 def _steppers(
@@ -481,7 +484,7 @@ def _steppers(
     chosen in all) and one that puts one back, each the page's query
     (``?<prefix>_<colour>=<n>``: no script needed, a partial swap with one)."""
     total = sum(counts)
-    if prefix == "bonus":
+    if prefix == moves.BONUS:
         state_text = _("%(colour)s: %(chosen)s of %(available)s chosen")
         add_text = _("%(colour)s: %(chosen)s of %(available)s chosen; choose one more")
         remove_text = _("%(colour)s: %(chosen)s of %(available)s chosen; put one back")
@@ -510,8 +513,10 @@ def _steppers(
                 "chosen": chosen,
                 "available": available[colour],
                 "count_text": _("%(chosen)s of %(available)s") % words,
-                "add_query": _count_query(base, prefix, more) if can_add else None,
-                "remove_query": _count_query(base, prefix, fewer) if chosen else None,
+                "add_query": moves.count_query(base, prefix, more) if can_add else None,
+                "remove_query": moves.count_query(base, prefix, fewer)
+                if chosen
+                else None,
                 "state_label": state_text % words,
                 "add_label": add_text % words,
                 "remove_label": remove_text % words,
@@ -556,39 +561,40 @@ def _pass_preview(
 
 
 def _take_decision(
-    board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
+    board: PavilionBoard, engine: PavilionGame, seat: int, query: Mapping[str, str]
 ) -> None:
     position = board["position"]
-    board["taking"] = True
+    board["taking"] = {"fields": {"kind": moves.TAKE}}
     takes = {
         (m.source, m.colour): m for m in engine.legal_moves() if isinstance(m, Take)
     }
     sources = [(f["index"], f["groups"]) for f in position["factories"]]
     sources.append((CENTER, position["centre_groups"]))
+    wild_name = COLOURS[engine.wild]
     for source, groups in sources:
         for group in groups:
-            group["choice"] = (source, COLOURS.index(group["colour"])) in takes
+            take = takes.get((source, COLOURS.index(group["colour"])))
+            group["choice"] = take is not None
+            if take is not None:
+                # What the take would bring, not what the source holds: a
+                # source of wild tiles only gives one (§4).
+                group["label"] = taken_label(_taken(engine, take), wild_name)
     # The same prompt before and after a choice: the status line above the
     # board keeps its height, so choosing moves nothing.
     board["prompt"] = _("Choose a colour in a factory or the centre.")
-    source_text, colour_text = _parse_choice(
-        query.get("take"), ["center", *[str(i) for i in range(len(engine.factories))]]
-    )
-    move = None
-    if colour_text in COLOURS:
-        source = CENTER if source_text == "center" else int(source_text)
-        move = takes.get((source, COLOURS.index(colour_text)))
+    chosen = moves.parse_group(query.get(moves.GROUP))
+    move = takes.get(chosen) if chosen is not None else None
     if move is None:
         return
     board["take"] = _take_preview(engine, seat, move)
     for source, groups in sources:
         if source == move.source:
             for group in groups:
-                group["selected"] = group["colour"] == colour_text
+                group["selected"] = group["colour"] == COLOURS[move.colour]
 
 
 def _bonus_decision(
-    board: dict[str, Any], engine: PavilionGame, query: Mapping[str, str]
+    board: PavilionBoard, engine: PavilionGame, query: Mapping[str, str]
 ) -> None:
     """Bonus tiles chosen by clicking the supply's tiles: ``bonus_<colour>``
     counts in the query, each click one more or one fewer (§5)."""
@@ -598,7 +604,7 @@ def _bonus_decision(
         "Choose %(n)s bonus tiles from the supply.",
         owed,
     ) % {"n": owed}
-    chosen = _query_counts(query, "bonus") or [0] * len(COLOURS)
+    chosen = moves.parse_counts(query, moves.BONUS) or [0] * len(COLOURS)
     chosen = [min(n, supply[c]) for c, n in enumerate(chosen)]
     if sum(chosen) > owed:  # a hand-made query: start again
         chosen = [0] * len(COLOURS)
@@ -614,16 +620,19 @@ def _bonus_decision(
             owed,
         )
         % {"tiles": list_colours(names), "count": count, "owed": owed},
-        "colours": _steppers("bonus", chosen, supply, most=owed, wild=wild, base={}),
+        "colours": _steppers(
+            moves.BONUS, chosen, supply, most=owed, wild=wild, base={}
+        ),
+        "fields": {"kind": moves.BONUS, **moves.count_fields(moves.BONUS, chosen)},
     }
 
 
 def _place_decision(
-    board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
+    board: PavilionBoard, engine: PavilionGame, seat: int, query: Mapping[str, str]
 ) -> None:
     wild = engine.wild
     places = [m for m in engine.legal_moves() if isinstance(m, Place)]
-    legal_spaces = {f"{STARS[m.star]}-{m.space}" for m in places}
+    legal_spaces = {moves.space_value(m.star, m.space) for m in places}
     me = board["position"]["players"][seat]
     for space in me["spaces"]:
         space["choice"] = space["value"] in legal_spaces
@@ -633,26 +642,32 @@ def _place_decision(
         if legal_spaces
         else _("No tile of your hand can be placed: pass.")
     )
-    star_text, number_text = _parse_choice(query.get("space"), STARS)
-    chosen = f"{star_text}-{number_text}"
-    if chosen not in legal_spaces:
+    chosen = moves.parse_space(query.get(moves.SPACE))
+    if chosen is None:
         return
-    star_index, number = STARS.index(star_text), int(number_text)
+    star_index, number = chosen
+    value = moves.space_value(star_index, number)
+    if value not in legal_spaces:
+        return
     options = sorted(
-        (m for m in places if (m.star, m.space) == (star_index, number)),
+        (m for m in places if (m.star, m.space) == chosen),
         key=lambda m: (m.wilds, m.colour),
     )
     cost = engine.cost(star_index, number)
     for space in me["spaces"]:
-        space["selected"] = space["value"] == chosen
+        space["selected"] = space["value"] == value
     board["place"] = {
-        "space": chosen,
+        "space": value,
+        "fields": moves.place_fields(star_index, number),
         "title": _("Place on the %(space)s (cost %(cost)s)")
-        % {"space": space_label(star_text, number, engine.grey), "cost": cost},
+        % {
+            "space": space_label(STARS[star_index], number, engine.grey),
+            "cost": cost,
+        },
         "colour_choice": len({m.colour for m in options}) > 1,
         "options": [
             {
-                "value": f"{COLOURS[m.colour]}:{m.wilds}",
+                "value": moves.payment_value(m.colour, m.wilds),
                 "label": _("%(colour)s, paying %(payment)s")
                 % {
                     "colour": colour_label(m.colour),
@@ -668,15 +683,15 @@ def _place_decision(
 
 
 def _pass_decision(
-    board: dict[str, Any], engine: PavilionGame, seat: int, query: Mapping[str, str]
+    board: PavilionBoard, engine: PavilionGame, seat: int, query: Mapping[str, str]
 ) -> None:
     """Passing, its cost shown at once: the tiles to keep are chosen by clicking
     the hand's tiles (``pass=1`` with ``keep_<colour>`` counts), and every choice
     redraws what the pass costs (§5; in round 6 nothing is kept, §7)."""
     hand = engine.hands[seat]
     last_round = engine.round == ROUNDS
-    asked = query.get("pass") == "1" and not last_round
-    keep = _query_counts(query, "keep") if asked else [0] * len(COLOURS)
+    asked = moves.pass_asked(query) and not last_round
+    keep = moves.parse_counts(query, moves.KEEP) if asked else [0] * len(COLOURS)
     error = ""
     if keep is None:
         error = _("Choose how many tiles of each colour to keep.")
@@ -692,15 +707,16 @@ def _pass_decision(
         or last_round
         or not board["position"]["players"][seat]["placing"],
         "keep": [{"colour": name, "value": keep[c]} for c, name in enumerate(COLOURS)],
+        "fields": {"kind": moves.PASS, **moves.count_fields(moves.KEEP, keep)},
         "colours": []
         if last_round
         else _steppers(
-            "keep",
+            moves.KEEP,
             shown,
             hand,
             most=MAX_KEEP,
             wild=engine.wild,
-            base={"pass": "1"},
+            base=moves.PASS_ASKED,
         ),
         "preview": preview,
         "error": error or refusal,
@@ -711,11 +727,11 @@ def live_context(
     engine: PavilionGame,
     *,
     names: Sequence[str],
-    viewer_seat: int | None,
-    active: bool,
+    view: SeatView,
     query: Mapping[str, str],
-) -> dict[str, Any]:
-    """The position plus the viewer's decision, chosen through ``query`` (GET).
+) -> PavilionBoard:
+    """The position plus the decision of ``view``'s viewer, chosen through
+    ``query`` (GET, read by the codec, ``moves``: ``docs/moves.md``).
 
     ``take=<source>:<colour>`` selects a take to confirm; ``space=<star>-<n>`` a
     space to pay for; ``bonus_<colour>`` counts the bonus tiles chosen so far;
@@ -725,31 +741,29 @@ def live_context(
     holds: ``"decision"``, ``"idle"`` (a seated player with nothing to decide:
     its place is kept) or None (a spectator, or the game is over).
     """
+    viewer_seat = view.number
     position = position_context(engine, names)
     position["viewer_seat"] = viewer_seat
-    if not active:  # over, or ended by resignation or on time: nobody is to move
+    if not view.active:  # over, or ended by resignation or on time: nobody moves
         position["to_move"] = position["to_move_name"] = None
         for player in position["players"]:
             player["to_move"] = False
-    to_move = position["to_move"]
-    my_turn = to_move is not None and to_move == viewer_seat
-    board: dict[str, Any] = {
+    board: PavilionBoard = {
         "position": position,
         "my_seat": viewer_seat,
-        "my_turn": my_turn,
-        "to_move": to_move,
+        "my_turn": view.my_turn,
+        "to_move": position["to_move"],
         "to_move_name": position["to_move_name"],
         "prompt": "",
         "take": None,
-        "taking": False,
+        "taking": None,
         "place": None,
         "bonus": None,
         "passing": None,
-        "panel": "idle" if viewer_seat is not None and active else None,
+        "panel": "idle" if viewer_seat is not None and view.active else None,
     }
-    if not my_turn:
+    if not view.my_turn or viewer_seat is None:
         return board
-    assert viewer_seat is not None
     if engine.phase == "take":
         _take_decision(board, engine, viewer_seat, query)
     elif engine.phase == "bonus":

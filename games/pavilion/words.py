@@ -26,6 +26,7 @@ from django.utils.translation import (
 from games.engine.common import CENTER, EngineError
 from games.engine.pavilion import ROUNDS, PavilionGame
 from games.engine.pavilion_board import COLOURS
+from games.refusals import SHARED
 
 # ------------------------------------------------------------------ names
 
@@ -257,24 +258,28 @@ def describe_entries(
     return texts
 
 
-def _describe_take(entry: Mapping[str, Any], player: str, wild_name: str) -> str:
+def taken_label(entry: Mapping[str, Any], wild_name: str) -> str:
+    """What a take took, read off its log entry (``PavilionGame.log``): "3 red +
+    1 purple (wild)", "1 purple (wild)" (a source of wild tiles only gives one).
+    The log, the take's preview and each take button's label all say it so."""
     if entry["colour"] == wild_name:
-        taken = _("%(count)s %(colour)s (wild)") % {
+        return _("%(count)s %(colour)s (wild)") % {
             "count": entry["tiles"],
             "colour": colour_label(wild_name),
         }
-    else:
-        taken = _("%(count)s %(colour)s") % {
-            "count": entry["tiles"],
-            "colour": colour_label(entry["colour"]),
-        }
-        if entry["wild"]:
-            taken += " + " + _("1 %(colour)s (wild)") % {
-                "colour": colour_label(wild_name)
-            }
+    taken = _("%(count)s %(colour)s") % {
+        "count": entry["tiles"],
+        "colour": colour_label(entry["colour"]),
+    }
+    if entry["wild"]:
+        taken += " + " + _("1 %(colour)s (wild)") % {"colour": colour_label(wild_name)}
+    return taken
+
+
+def _describe_take(entry: Mapping[str, Any], player: str, wild_name: str) -> str:
     text = _("%(player)s took %(tiles)s %(from_source)s") % {
         "player": player,
-        "tiles": taken,
+        "tiles": taken_label(entry, wild_name),
         "from_source": from_source_label(entry["from"]),
     }
     if entry.get("to_centre"):
@@ -382,8 +387,8 @@ def _unreadable(p: _Params) -> str:
 
 
 _MESSAGES: dict[str, Callable[[_Params], str]] = {
+    **SHARED,  # games/refusals.py: the words both games share
     # -- whose turn, which phase -------------------------------------------
-    "game_over": lambda p: _("The game is over."),
     "not_your_turn": lambda p: _("It is not your turn."),
     "supply_due": lambda p: _("The supply must be refilled first."),
     "deal_due": lambda p: (
@@ -410,7 +415,11 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         % {"colour": colour_label(p["colour"])}
     ),
     "colour_absent": lambda p: (
-        _("There is no %(colour)s there.") % {"colour": colour_label(p["colour"])}
+        _("There is no %(colour)s in the centre.")
+        % {"colour": colour_label(p["colour"])}
+        if p["source"] == "center"
+        else _("There is no %(colour)s on factory %(number)s.")
+        % {"colour": colour_label(p["colour"]), "number": int(p["source"]) + 1}
     ),
     # -- placing a tile ----------------------------------------------------------
     # A refusal does not know the side of the board it was made on, so it names
@@ -524,13 +533,6 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
     "not_a_colour_list": lambda p: _(
         "That move is not possible: tiles are listed by colour."
     ),
-    "no_such_seat": lambda p: _("That move is not possible: there is no such seat."),
-    "no_such_factory": lambda p: _(
-        "That move is not possible: there is no such factory."
-    ),
-    "no_such_colour": lambda p: _(
-        "That move is not possible: there is no such colour."
-    ),
     "no_such_star": lambda p: _("That move is not possible: there is no such star."),
     "no_such_space": lambda p: _("That move is not possible: there is no such space."),
     "invalid_wilds": lambda p: _(
@@ -539,7 +541,6 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
     # -- random events (supply refills and deals, in records) ----------------------
     "no_chance_due": lambda p: _("No tiles are to be drawn now."),
     "no_supply_due": lambda p: _("No supply refill is due now."),
-    "no_deal_due": lambda p: _("No deal is due now."),
     "supply_draw_empty": lambda p: _("A supply refill draws at least one tile."),
     "supply_draw_too_many": lambda p: (
         ngettext(
@@ -563,33 +564,9 @@ _MESSAGES: dict[str, Callable[[_Params], str]] = {
         )
         % {"drawn": p["drawn"], "room": p["room"]}
     ),
-    "deal_size": lambda p: (
-        ngettext(
-            "A deal lists %(count)s factory.",
-            "A deal lists %(count)s factories.",
-            p["factories"],
-        )
-        % {"count": p["factories"]}
-    ),
-    "deal_overfull": lambda p: (
-        ngettext(
-            "Factory %(number)s is dealt more than %(max)s tile.",
-            "Factory %(number)s is dealt more than %(max)s tiles.",
-            p["max"],
-        )
-        % {"number": _factory(p), "max": p["max"]}
-    ),
     "deal_impossible": lambda p: (
         _("Factory %(number)s: no %(colour)s tile is left to draw.")
         % {"number": _factory(p), "colour": colour_label(p["colour"])}
-    ),
-    "deal_short": lambda p: (
-        ngettext(
-            "Factory %(number)s is dealt %(tiles)s tile while tiles remain to draw.",
-            "Factory %(number)s is dealt %(tiles)s tiles while tiles remain to draw.",
-            p["tiles"],
-        )
-        % {"number": _factory(p), "tiles": p["tiles"]}
     ),
 }
 

@@ -1,12 +1,19 @@
 // The game board's small script (the page works without it: see game_detail.html).
 //
 // 1. Choosing a tile group needs no server round trip: each group button carries
-//    its legal destinations (data-dests="line:overflow ..."); a click marks it
-//    pressed, fills the move form and enables those destinations: the row of
+//    its legal destinations (data-dests, a JSON object from each line's value to
+//    the tiles it sends to the floor) and the values of the fields it sets
+//    (data-field-source, data-field-colour); a click marks it pressed, copies
+//    those values into the move form and enables those destinations: the row of
 //    destination buttons and the player's own pattern lines and floor line, which
 //    are submit buttons of the same form. The move is then one POST whose answer
 //    is the new board, or, for a player who confirms moves, one GET whose answer
-//    is the board as the move would leave it, with Confirm and Undo.
+//    is the board as the move would leave it, with Confirm and Undo. Every value
+//    is the server's (games/classic/moves.py, docs/moves.md): nothing here builds
+//    or splits one.
+//    The grey wall's column choice needs nothing here: each column is a button
+//    of a form that posts the placement or, for a player who confirms moves,
+//    fetches its preview (?column=).
 // 2. After HTMX swaps in a new board, keyboard focus moves to what is now
 //    actionable: an error, else a move to confirm or a destination, else the
 //    chosen or first tile group, else the status line.
@@ -17,12 +24,7 @@
     var form = board.querySelector("form.destinations[data-overflow]");
     if (!form) return false;
     var overflowTexts = JSON.parse(form.dataset.overflow || "{}");
-    var dests = {};
-    (button.dataset.dests || "").split(" ").forEach(function (item) {
-      if (!item) return;
-      var parts = item.split(":");
-      dests[parts[0]] = Number(parts[1]);
-    });
+    var dests = JSON.parse(button.dataset.dests || "{}");
     board.querySelectorAll("button.group").forEach(function (group) {
       var pressed = group === button;
       group.classList.toggle("selected", pressed);
@@ -31,9 +33,8 @@
     if (form.elements.group) {
       form.elements.group.value = button.value; // a preview to confirm (GET)
     } else {
-      var value = button.value.split(":");
-      form.elements.source.value = value[0];
-      form.elements.colour.value = value[1];
+      form.elements.source.value = button.dataset.fieldSource;
+      form.elements.colour.value = button.dataset.fieldColour;
     }
     var chosen = form.querySelector(".chosen");
     if (chosen) chosen.textContent = button.dataset.chosen || "";

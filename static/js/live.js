@@ -3,11 +3,13 @@
 // - every signed-in page: /ws/user/ -> refetch the "your move" badge (and the
 //   home page's lists) (+ toast:
 //   one per game, closable, gone after a few seconds, none for the game on screen)
-// - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved;
-//   while the game waits for players, redraw the page when its seats change or
-//   it starts
+// - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved,
+//   or when the ring says "redraw" (not a move: a player's vacation began or
+//   ended, and the clocks with it); while the game waits for players, redraw the
+//   page when its seats change or it starts
 // After a dropped connection each socket reconnects and catches up: the game
-// socket's first message is the current ply, the badge is refetched.
+// socket's first message is the current ply (and the board is drawn again once,
+// for a vacation rung meanwhile), the badge is refetched.
 (function () {
   "use strict";
 
@@ -127,18 +129,21 @@
     var latest = null; // newest {ply, status} the socket announced
     var fetching = false;
     var hello = true; // the socket's first message says where things stand
+    var redraw = false; // a ring asked for the board again at the same ply
+    var opened = false; // the socket was open before (a reconnect catches up)
 
     function live() { return document.getElementById("live-game"); }
     function board() { return document.getElementById("board"); }
     function stale() {
       var b = board();
       if (!b || !latest) return false;
-      return latest.ply > Number(b.dataset.ply) ||
+      return redraw || latest.ply > Number(b.dataset.ply) ||
         (latest.ply === Number(b.dataset.ply) && latest.status !== b.dataset.status);
     }
     function refresh() {
       if (fetching || !stale()) return;
       fetching = true;
+      redraw = false;
       var done = function () { fetching = false; refresh(); };
       htmx.ajax("GET", live().dataset.boardUrl, { source: board(), target: board(), swap: "outerHTML" })
         .then(done, done);
@@ -158,6 +163,7 @@
           if (!fresh || !main) return;
           main.replaceWith(fresh);
           htmx.process(fresh);
+          document.dispatchEvent(new CustomEvent("live:redrawn")); // fold.js
           refresh();
         });
     }
@@ -171,9 +177,13 @@
         if (!first || msg.status !== current.dataset.waiting) redrawPage();
         return;
       }
+      if (msg.redraw) redraw = true;
       if (latest && msg.ply < latest.ply) return; // an older message, arrived late
       latest = { ply: msg.ply, status: msg.status };
       refresh();
+    }, function () {
+      if (opened) redraw = true; // a reconnect: what was rung meanwhile is unknown
+      opened = true;
     });
   }
 

@@ -130,7 +130,9 @@ def _board_page(
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.locator("main").get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    # signed in ("Log out" is in the menu, folded on a phone: issue #25 item 16)
+    log_out = page.get_by_role("button", name="Log out", include_hidden=True)
+    expect(log_out).to_have_count(1)
     page.goto(f"{live_url}/games/{game.pk}/")
     expect(page.locator("#board .status")).to_contain_text("Your move.")
     return page
@@ -227,6 +229,10 @@ def test_classic_wall_prints_its_pattern_faintly_level_with_the_lines(
         assert image == images[colour], (colour, image)
         assert 0.15 <= opacity <= 0.5, (colour, opacity)
 
+    # on a phone the other player's board is folded (issue #25 item 16): open it
+    folded = page.locator("#board details.fold:not([open]) > summary")
+    for _ in range(folded.count()):
+        folded.first.click()
     for board in page.locator("#board .player-board").all():
         offsets = board.evaluate(ROWS)
         assert len(offsets) == 5 and max(offsets) <= 1.5, offsets

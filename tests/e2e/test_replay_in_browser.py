@@ -74,17 +74,31 @@ def test_keys_slider_and_move_list_change_the_position(
     expect(page.locator(".replay-moves li.current")).to_have_count(1)
     page.keyboard.press("Home")
     shows(0)
-    expect(page.locator("#replay .status")).to_contain_text("Before the first move")
+    expect(page.locator("#replay .status")).to_contain_text("Before the first deal")
 
     page.locator("#ply-slider").fill("12")
     shows(12)
 
-    step = page.locator(".replay-moves li").nth(17)
-    words = step.inner_text()
+    # one step per ply: its first line is the link, the events it brought at
+    # once (wall placements, a round's or the game's end) lines of their own
+    steps = page.locator(".replay-moves ol > li")
+    expect(steps).to_have_count(game.ply)
+    step = steps.filter(has=page.locator(".step-more")).first
+    link = step.get_by_role("link")
+    chosen = int((link.get_attribute("href") or "").removeprefix("?ply="))
+    lines = [link.inner_text(), *step.locator(".step-more > li").all_inner_texts()]
+    assert len(lines) > 2
+    link.click()
+    shows(chosen)
+    expect(page.locator(".replay-moves ol > li.current > a")).to_have_text(lines[0])
+    expect(page.locator("#replay .status p")).to_have_text(lines)
+
+    step = steps.nth(17)
+    words = step.get_by_role("link").inner_text()
     step.get_by_role("link").click()
     shows(18)
-    expect(page.locator(".replay-moves li.current")).to_have_text(words)
-    expect(page.locator("#replay .status")).to_have_text(words)
+    expect(page.locator(".replay-moves ol > li.current > a")).to_have_text(words)
+    expect(page.locator("#replay .status p").first).to_have_text(words)
 
     # keys typed into the slider are the slider's own, not the page's shortcuts
     page.locator("#ply-slider").focus()

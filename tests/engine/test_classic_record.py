@@ -53,6 +53,28 @@ def test_illegal_event_is_refused_with_index_and_reason() -> None:
         record.load(data)
 
 
+def test_a_refused_event_keeps_the_engines_refusal_for_a_site_to_word() -> None:
+    """``str()`` counts from 0 like the record (a bot author's view); the cause's
+    code and params let a site count from 1 in its players' language."""
+    data = finished("classic", 2, 7)
+    data["events"][1] = {**data["events"][1], "from": 9}
+    with pytest.raises(RecordError) as refused:
+        record.load(data)
+    error = refused.value
+    assert str(error) == "event 1: there is no factory 9"
+    assert (error.index, error.variant) == (1, "classic")
+    assert error.cause is not None
+    assert (error.cause.code, error.cause.params) == (
+        "no_such_factory",
+        {"source": 9, "factories": 5},
+    )
+    data["events"][1:] = [[]]
+    with pytest.raises(RecordError) as refused:
+        record.load(data)
+    assert refused.value.cause is not None
+    assert refused.value.cause.code == "not_an_object"
+
+
 def test_wall_row_message_names_seat_colour_line_and_reason() -> None:
     events = [
         {"deal": [["red"] * 4, ["red"] * 4, ["blue"] * 4, ["blue"] * 4, ["white"] * 4]},

@@ -1,4 +1,4 @@
-"""The forfeit policy (``games/engine/policy.py``) on hand-made and random games."""
+"""The greedy policy (``games/engine/policy.py``) on hand-made and random games."""
 
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ def test_policy_plays_every_variant_to_the_end(variant, players):
         if game.needs_chance():
             game.chance(rng)
         else:
-            policy.play_forfeited_turn(game, rng)  # checked entry point: legal
+            game.play(policy.choose_move(game, rng))  # checked entry point: legal
     assert game.is_over()
     assert game.outcome() is not None
 

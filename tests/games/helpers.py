@@ -39,6 +39,23 @@ def move_event(move: Any) -> dict[str, Any]:
     return event
 
 
+def engine_seat_view(engine: Any, seat: int | None, *, active: bool = True) -> Any:
+    """``seat``'s view (None: a spectator's) of an unsaved game at ``engine``'s
+    position, in progress or (``active=False``) ended: for a board drawn from the
+    engine alone, without the database."""
+    from games.models import Game, Seat
+    from games.selectors import SeatView
+
+    status = Game.Status.ACTIVE if active else Game.Status.FINISHED
+    game = Game(status=status, seat_to_move=engine.to_move())
+    seats = tuple(
+        Seat(game=game, number=number, invite_status=Seat.Invite.JOINED)
+        for number in range(engine.players)
+    )
+    mine = seats[seat] if seat is not None else None
+    return SeatView(game=game, viewer=None, seats=seats, seat=mine, is_creator=False)
+
+
 def play_random_moves(game: Any, rng: Any, count: int) -> Any:
     """``count`` random legal moves through the move service, each by the seat
     to move; returns the game as read after the last."""

@@ -49,10 +49,22 @@ def _choose(engine, rng: random.Random):
     return rng.choice([move for move in moves if gain(move) == best])
 
 
+TABLE = ("factory-", "centre", "bag", "lid")
+
+
 def _check(html: str, engine, where: str) -> None:
     drawn = zones(html)
     assert drawn == classic_zones(engine), where
     assert sum(sum(c.values()) for c in drawn.values()) == 100, where
+
+
+def _check_finished(html: str, engine, where: str) -> None:
+    """A finished game's page draws the players' boards as the engine ends
+    them, and no factories, centre, bag or lid."""
+    drawn = zones(html)
+    assert not [zone for zone in drawn if zone.startswith(TABLE)], where
+    expected = classic_zones(engine)
+    assert drawn == {z: t for z, t in expected.items() if not z.startswith(TABLE)}
 
 
 @pytest.mark.once  # drawing, not storage: the SQLite pass is enough
@@ -82,8 +94,9 @@ def test_live_board_and_replay_show_the_engines_position_at_every_ply(
         decisions += 1
         game = selectors.game_get(game_id=game.pk)
         engine = selectors.game_engine(game)
-        _check(answer.text, engine, f"answer, ply {game.ply}")
-    _check(clients[0].get(detail, **HTMX).text, engine, "finished")
+        check = _check if game.status == Game.Status.ACTIVE else _check_finished
+        check(answer.text, engine, f"answer, ply {game.ply}")
+    _check_finished(clients[0].get(detail, **HTMX).text, engine, "finished")
     assert decisions > 20
 
     replay = reverse("games:replay", args=[game.pk])

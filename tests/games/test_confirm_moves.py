@@ -15,6 +15,7 @@ from games import selectors
 from games.engine.classic import COLOURS, FLOOR, Take
 from games.engine.common import CENTER, EngineError
 from games.models import Move
+from tests.accounts.settings_form import settings_post
 
 from .helpers import classic_zones, play_random_moves
 from .marks import last_move, zones
@@ -221,7 +222,7 @@ def test_with_confirmation_off_a_destination_posts_the_move(
     mover = _mover(game)
     client = client_for(mover)
     settings_url = reverse("settings")
-    client.post(settings_url, {"action": "play", "play_forced": "on"})
+    client.post(settings_url, settings_post(mover, confirm_moves=False))
     mover.refresh_from_db()
     assert mover.confirm_moves is False
     take = _a_take(selectors.game_engine(game))
@@ -234,9 +235,7 @@ def test_with_confirmation_off_a_destination_posts_the_move(
     assert f'action="{reverse("games:move", args=[game.pk])}"' in form.group(0)
     assert 'method="post"' in form.group(0)
     # and back on: the form asks for a preview again
-    client.post(
-        settings_url, {"action": "play", "play_forced": "on", "confirm_moves": "on"}
-    )
+    client.post(settings_url, settings_post(mover, confirm_moves=True))
     mover.refresh_from_db()
     assert mover.confirm_moves is True
     html = client.get(

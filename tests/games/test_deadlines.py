@@ -12,8 +12,16 @@ from django.core.management import call_command
 from django.db import connection, connections
 from django.utils import timezone
 
+from accounts.services import (
+    VacationError,
+    vacation_current,
+    vacation_days_used,
+    vacation_end,
+    vacation_start,
+)
 from games import clock, jobs, selectors, services
 from games.models import Game, Move, Seat
+from tests.accounts.settings_form import settings_post
 
 from .helpers import move_event, move_post_data
 
@@ -145,6 +153,63 @@ def test_last_player_standing_wins_when_the_second_forfeits(
     winner = next(uid for uid in ranks if uid not in (first.pk, second.pk))
     # the one who left later ranks above the one who left first
     assert (ranks[winner], ranks[second.pk], ranks[first.pk]) == (1, 2, 3)
+
+
+def _standings(game: Game) -> dict[int, Seat]:
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.seat_to_move is None and game.turn_deadline is None
+    seats = {s.user_id: s for s in game.seats.all()}
+    assert all(s.score is not None for s in seats.values())
+    return seats
+
+
+def test_a_resignation_then_a_timeout_end_the_game_on_time(
+    players, start_game, fake_clock
+):
+    """Resigning and running out of time leave a game the same way: the last
+    to leave names the end, and ranks above the one who left before."""
+    game = start_game(players[:3], days_per_move=1)
+    resigner = to_move(game)
+    services.game_resign(game_id=game.pk, user=resigner)
+    fake_clock.advance(hours=1)
+    late = to_move(game)
+    assert late != resigner
+    fake_clock.advance(days=1)
+    assert jobs.process_deadlines().timeouts == 1
+    seats = _standings(game)
+    assert game.end_reason == Game.EndReason.TIMEOUT
+    winner = next(uid for uid in seats if uid not in (resigner.pk, late.pk))
+    assert seats[resigner.pk].resigned and seats[resigner.pk].forfeited_at is None
+    assert seats[late.pk].forfeited_at == fake_clock.now
+    assert not seats[late.pk].resigned
+    ranks = (seats[winner].rank, seats[late.pk].rank, seats[resigner.pk].rank)
+    assert ranks == (1, 2, 3)
+
+
+def test_a_timeout_then_a_resignation_end_the_game_by_resignation(
+    players, start_game, fake_clock
+):
+    game = start_game(players[:3], days_per_move=1)
+    late = to_move(game)
+    fake_clock.advance(days=1, seconds=1)
+    assert jobs.process_deadlines().timeouts == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    fake_clock.advance(hours=1)
+    resigner = next(
+        s.user
+        for s in game.seats.all()
+        if s.user_id != late.pk and s.number != game.seat_to_move
+    )
+    services.game_resign(game_id=game.pk, user=resigner)
+    seats = _standings(game)
+    assert game.end_reason == Game.EndReason.RESIGNED
+    winner = next(uid for uid in seats if uid not in (resigner.pk, late.pk))
+    assert seats[resigner.pk].resigned and seats[resigner.pk].forfeited_at is None
+    assert seats[late.pk].forfeited_at is not None and not seats[late.pk].resigned
+    ranks = (seats[winner].rank, seats[resigner.pk].rank, seats[late.pk].rank)
+    assert ranks == (1, 2, 3)
 
 
 def test_running_the_job_twice_applies_a_timeout_once(players, start_game, fake_clock):
@@ -290,7 +355,7 @@ def test_vacation_stops_the_clock_and_opponents_see_it(players, start_game, fake
     game = start_game(players[:2], days_per_move=2)
     mover = to_move(game)
     deadline = game.turn_deadline
-    services.vacation_start(user=mover, days=5)
+    vacation_start(user=mover, days=5)
     game.refresh_from_db()
     assert game.turn_deadline == deadline + timedelta(days=5)
     fake_clock.advance(days=4)
@@ -301,10 +366,10 @@ def test_vacation_stops_the_clock_and_opponents_see_it(players, start_game, fake
     board = _client(other).get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
     assert f"{mover.username} is on vacation until" in board.content.decode()
     # coming back after 4 of 5 days: the clock stood still those 4 days only
-    services.vacation_end(user=mover)
+    vacation_end(user=mover)
     game.refresh_from_db()
     assert game.turn_deadline == deadline + timedelta(days=4)
-    assert services.vacation_days_used(user=mover) == 4
+    assert vacation_days_used(user=mover) == 4
 
 
 def test_a_turn_that_starts_during_vacation_starts_at_its_end(
@@ -312,7 +377,7 @@ def test_a_turn_that_starts_during_vacation_starts_at_its_end(
 ):
     game = start_game(players[:2], days_per_move=1)
     waiting = next(s.user for s in game.seats.all() if s.user_id != to_move(game).pk)
-    vacation = services.vacation_start(user=waiting, days=3)
+    vacation = vacation_start(user=waiting, days=3)
     fake_clock.advance(hours=1)
     play(game)
     game.refresh_from_db()
@@ -322,16 +387,16 @@ def test_a_turn_that_starts_during_vacation_starts_at_its_end(
 
 def test_vacation_is_limited_to_fourteen_days_a_year(players, fake_clock):
     ana = players[0]
-    services.vacation_start(user=ana, days=10)
-    with pytest.raises(services.GameActionError) as info:
-        services.vacation_start(user=ana, days=1)
+    vacation_start(user=ana, days=10)
+    with pytest.raises(VacationError) as info:
+        vacation_start(user=ana, days=1)
     assert info.value.code == "on_vacation"
     fake_clock.advance(days=10, seconds=1)
-    with pytest.raises(services.GameActionError) as info:
-        services.vacation_start(user=ana, days=5)
+    with pytest.raises(VacationError) as info:
+        vacation_start(user=ana, days=5)
     assert info.value.code == "too_long"
-    services.vacation_start(user=ana, days=4)
-    assert services.vacation_days_used(user=ana) == 14
+    vacation_start(user=ana, days=4)
+    assert vacation_days_used(user=ana) == 14
 
 
 def test_settings_page_saves_preference_and_starts_vacation(players, client_for):
@@ -339,13 +404,13 @@ def test_settings_page_saves_preference_and_starts_vacation(players, client_for)
     client = client_for(ana)
     response = client.post(
         "/accounts/settings/",
-        {"action": "email", "email": ana.email, "email_notifications": "digest"},
+        settings_post(ana, email_notifications="digest"),
     )
     assert response.status_code == 302
     ana.refresh_from_db()
     assert ana.email_notifications == "digest"
     client.post("/accounts/settings/", {"action": "vacation_start", "days": "3"})
-    assert services.vacation_current(user=ana) is not None
+    assert vacation_current(user=ana) is not None
     # a forged number changes nothing and says why
     page = client.post(
         "/accounts/settings/", {"action": "vacation_start", "days": "99"}
@@ -353,7 +418,7 @@ def test_settings_page_saves_preference_and_starts_vacation(players, client_for)
     assert page.status_code == 200
     assert ana.vacations.count() == 1
     client.post("/accounts/settings/", {"action": "vacation_end"})
-    assert services.vacation_current(user=ana) is None
+    assert vacation_current(user=ana) is None
 
 
 def test_deadline_is_shown_in_my_games_and_on_the_game_page(

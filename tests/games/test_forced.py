@@ -13,6 +13,7 @@ from django.urls import reverse
 from games import selectors, services
 from games.engine import record
 from games.models import Game, Move
+from tests.accounts.settings_form import settings_post
 
 from .helpers import move_event, pavilion_choose
 
@@ -92,10 +93,10 @@ def test_the_settings_page_turns_forced_play_off_and_on(players, client_for):
     client = client_for(ana)
     page = client.get(reverse("settings")).text
     assert re.search(r'<input type="checkbox" name="play_forced"[^>]* checked>', page)
-    response = client.post(reverse("settings"), {"action": "play"})
+    response = client.post(reverse("settings"), settings_post(ana, play_forced=False))
     assert response.status_code == 302
     ana.refresh_from_db()
     assert ana.play_forced is False
-    client.post(reverse("settings"), {"action": "play", "play_forced": "on"})
+    client.post(reverse("settings"), settings_post(ana, play_forced=True))
     ana.refresh_from_db()
     assert ana.play_forced is True

@@ -15,6 +15,8 @@ from django.utils import timezone
 
 from games import fill, selectors, services
 from games.engine import record
+from games.engine.classic import COLOURS as CLASSIC_COLOURS
+from games.engine.pavilion import COLOURS as PAVILION_COLOURS
 from games.models import Game, Move, PlayerStats, RatingChange, Seat
 from games.ratings import PROVISIONAL_GAMES, rating_points, ratings_update_for_game
 
@@ -251,22 +253,77 @@ def test_importing_a_record_again_points_to_the_first_import(players, client_for
     assert Move.objects.count() == game.ply
 
 
+def _import_error(client, data) -> str:
+    upload = SimpleUploadedFile("bad.json", json.dumps(data).encode())
+    response = client.post(reverse("games:import"), {"record": upload})
+    assert response.status_code == 200
+    return response.context["form"].errors["record"][0]
+
+
 def test_invalid_record_names_the_event_and_changes_nothing(players, client_for):
     text, _engine = _record_text()
     data = json.loads(text)
     data["events"][5]["colour"] = "pink"
     client = client_for(players[0])
-    upload = SimpleUploadedFile("bad.json", json.dumps(data).encode())
-    response = client.post(reverse("games:import"), {"record": upload})
-    assert response.status_code == 200
-    error = response.context["form"].errors["record"][0]
-    assert "event 5" in error
+    # the sixth event is the replay's move 6
+    assert _import_error(client, data) == (
+        "This record cannot be imported. Move 6: "
+        "That move is not possible: there is no such colour."
+    )
     assert not Game.objects.exists() and not Move.objects.exists()
-    for bad, where in [(b"{not json", "record:"), (b'{"format": "x"}', "record:")]:
+    for bad, why in [
+        (b"{not json", "not valid JSON"),
+        (b'{"format": "x"}', '"format" must be "azul-record"'),
+    ]:
         upload = SimpleUploadedFile("bad.json", bad)
         response = client.post(reverse("games:import"), {"record": upload})
-        assert where in response.context["form"].errors["record"][0]
+        error = response.context["form"].errors["record"][0]
+        assert error.startswith(f"This record cannot be imported: {why}")
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_an_import_error_counts_moves_and_factories_from_one(
+    players, client_for, variant
+):
+    """The first take, changed to one from the first factory of a colour it does
+    not hold: the player reads the move's number and factory 1, as the replay
+    and the board number them (the record counts both from 0)."""
+    text, _engine = _record_text(variant, players=2)
+    data = json.loads(text)
+    index, take = next((i, e) for i, e in enumerate(data["events"]) if "from" in e)
+    before = record.new_game(variant, 2, data["first_seat"])
+    for event in data["events"][:index]:
+        before.apply_event(event)
+    colours = {"classic": CLASSIC_COLOURS, "pavilion": PAVILION_COLOURS}[variant]
+    wild = getattr(before, "wild", None)
+    missing = next(
+        name
+        for number, name in enumerate(colours)
+        if not before.factories[0][number] and number != wild
+    )
+    data["events"][index] = {**take, "from": 0, "colour": missing}
+    reason = {
+        "classic": f"Factory 1 has no {missing} tiles.",
+        "pavilion": f"There is no {missing} on factory 1.",
+    }[variant]
+    assert _import_error(client_for(players[0]), data) == (
+        f"This record cannot be imported. Move {index + 1}: {reason}"
+    )
+    assert not Game.objects.exists()
+
+
+def test_an_import_error_reads_in_the_players_language(players, client_for):
+    text, _engine = _record_text("classic", players=2)
+    data = json.loads(text)
+    index = next(i for i, e in enumerate(data["events"]) if "from" in e)
+    data["events"][index]["from"] = 7  # two players: factories 1 to 5
+    players[0].language = "vi"
+    players[0].save()
+    assert _import_error(client_for(players[0]), data) == (
+        f"Không thể nhập biên bản này. Nước {index + 1}: "
+        "Không thể đi nước đó: không có nhà máy này."
+    )
 
 
 def test_import_needs_a_login(client):

@@ -3,7 +3,9 @@ and how many queries a board and a move cost (regression guards, not timings).""
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 
 import pytest
 from django.urls import reverse
@@ -21,7 +23,13 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 GROUP_BUTTON = re.compile(
     r'<button type="submit" name="group" value="([^"]+)"[^>]*'
     r'aria-pressed="(true|false)"[^>]*data-dests="([^"]*)"'
+    r' data-field-source="([^"]*)" data-field-colour="([^"]*)"'
 )
+
+
+def _dests(attribute: str) -> dict[str, int]:
+    """A group's ``data-dests``: each legal line's value and its overflow."""
+    return json.loads(unescape(attribute))
 
 
 def _mover(game):
@@ -80,8 +88,8 @@ def test_each_tile_group_carries_its_legal_destinations(
         .text
     )
     found = {
-        value: {(item.split(":")[0], int(item.split(":")[1])) for item in dests.split()}
-        for value, _pressed, dests in GROUP_BUTTON.findall(text)
+        value: set(_dests(dests).items())
+        for value, _pressed, dests, _source, _colour in GROUP_BUTTON.findall(text)
     }
     assert found == _expected_dests(game)
     # the hidden move form carries the floor-overflow labels the groups need
@@ -268,14 +276,21 @@ def test_a_whole_game_played_from_the_boards_own_attributes(
         ply = re.search(r'data-ply="(\d+)"', board).group(1)
         groups = GROUP_BUTTON.findall(board)
         if groups:
-            value, _pressed, dests = rng.choice(groups)
-            source, colour = value.split(":")
+            _value, _pressed, dests, source, colour = rng.choice(groups)
             data = {"kind": "take", "source": source, "colour": colour}
-            data["line"] = rng.choice(dests.split()).split(":")[0]
-        else:  # grey wall tiling: the column buttons
-            line = re.search(r'name="line" value="(\d)"', board).group(1)
+            data["line"] = rng.choice(sorted(_dests(dests)))
+        else:  # grey wall tiling: a column button asks for its preview, whose
+            # Confirm form posts the placement (User.confirm_moves, the default)
             columns = re.findall(r'name="column" value="(\d)"', board)
-            data = {"kind": "wall", "line": line, "column": rng.choice(columns)}
+            preview = client.get(url, {"column": rng.choice(columns)}, **HTMX).text
+            form = re.search(
+                r'class="destinations confirm-move".*?</form>', preview, re.S
+            )
+            assert form is not None
+            data = dict(
+                re.findall(r'type="hidden" name="([a-z_]+)" value="([^"]*)"', form[0])
+            )
+            del data["expected_ply"], data["csrfmiddlewaretoken"]
         board = client.post(
             reverse("games:move", args=[game.pk]),
             {"expected_ply": ply, **data},

@@ -18,6 +18,7 @@ from games.pavilion import FAMILY
 from games.pavilion.board import live_context, position_context
 from games.pavilion.words import describe_entries, describe_log
 
+from .helpers import engine_seat_view
 from .marks import zones
 from .test_pavilion_positions import engine_zones
 
@@ -128,8 +129,7 @@ def _live(engine: PavilionGame, query: dict[str, str] | None = None) -> dict[str
     return live_context(
         engine,
         names=NAMES[: engine.players],
-        viewer_seat=engine.to_move(),
-        active=True,
+        view=engine_seat_view(engine, engine.to_move()),
         query=query or {},
     )
 
@@ -165,13 +165,16 @@ def test_the_mover_is_offered_exactly_the_legal_spaces_as_buttons():
 def test_a_spectator_and_a_finished_game_are_offered_nothing():
     engine = _first(_game(seed=4), lambda e: e.phase == "take")
     watching = live_context(
-        engine, names=NAMES, viewer_seat=None, active=True, query={}
+        engine, names=NAMES, view=engine_seat_view(engine, None), query={}
     )
     assert not watching["my_turn"] and watching["prompt"] == ""
     assert watching["position"]["to_move"] == engine.to_move()
     # a game ended by resignation: the engine still has a seat to move
     ended = live_context(
-        engine, names=NAMES, viewer_seat=engine.to_move(), active=False, query={}
+        engine,
+        names=NAMES,
+        view=engine_seat_view(engine, engine.to_move(), active=False),
+        query={},
     )
     assert not ended["my_turn"] and ended["take"] is None
     assert ended["to_move"] is None

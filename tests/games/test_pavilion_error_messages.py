@@ -17,7 +17,7 @@ import pytest
 from django.urls import reverse
 
 import games.engine.pavilion as pavilion_module
-from games import selectors, services
+from games import refusals, selectors, services
 from games.engine.common import IllegalMoveError, InvalidMoveError
 from games.engine.pavilion_board import COLOURS
 from games.families import family_for
@@ -112,8 +112,9 @@ def test_the_site_words_no_code_the_engine_does_not_raise() -> None:
 def test_every_wording_goes_through_gettext(
     code: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(words, "_", lambda text: f"«{text}»")
-    monkeypatch.setattr(words, "ngettext", lambda one, many, n: f"«{many}»")
+    for module in (words, refusals):  # the pavilion's own words, the shared ones
+        monkeypatch.setattr(module, "_", lambda text: f"«{text}»")
+        monkeypatch.setattr(module, "ngettext", lambda one, many, n: f"«{many}»")
     message = error_message(_error(code))
     assert message.startswith("«") and message.endswith("»")
 
@@ -192,12 +193,12 @@ def test_both_pavilion_sides_word_refusals_the_pavilion_way() -> None:
     pavilion = "That move is not possible: there is no such factory."
     assert family_for("pavilion").error_message(wild) == pavilion
     assert family_for("pavilion-grey").error_message(wild) == pavilion
-    assert family_for("classic").error_message(wild) == FALLBACK
+    assert family_for("classic").error_message(wild) == pavilion  # the same words
     absent = IllegalMoveError("", "colour_absent", {"source": 0, "colour": "red"})
-    assert family_for("pavilion").error_message(absent) == "There is no red there."
     assert (
-        family_for("classic").error_message(absent) == "That source has no red tiles."
+        family_for("pavilion").error_message(absent) == "There is no red on factory 1."
     )
+    assert family_for("classic").error_message(absent) == "Factory 1 has no red tiles."
 
 
 @pytest.mark.parametrize(
@@ -268,7 +269,7 @@ def test_taking_a_colour_the_factory_lacks_is_refused_in_words(
         game,
         {"kind": "take", "source": str(number), "colour": COLOURS[colour]},
     )
-    assert f"There is no {COLOURS[colour]} there." in page
+    assert f"There is no {COLOURS[colour]} on factory {number + 1}." in page
     assert "holds no" not in page  # not the engine's English
 
 

@@ -27,6 +27,7 @@ from games.pavilion.words import (
     structure_label,
 )
 
+from .helpers import engine_seat_view
 from .test_pavilion_error_messages import ENGINE_CODES, _error
 
 NAMES = ["ana", "binh", "chloe"]
@@ -162,8 +163,7 @@ def test_choosing_a_grey_space_titles_it_by_place():
     board = live_context(
         engine,
         names=NAMES,
-        viewer_seat=engine.to_move(),
-        active=True,
+        view=engine_seat_view(engine, engine.to_move()),
         query={"space": f"{STARS[move.star]}-{move.space}"},
     )
     title = board["place"]["title"]

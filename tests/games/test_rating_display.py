@@ -218,11 +218,15 @@ def test_leaderboard_reads_in_order_of_the_shown_number(players, client):
     ]
 
 
-def test_provisional_players_are_not_listed(players, client):
+def test_provisional_players_are_not_ranked_but_listed_below(players, client):
     _stats(players[0], mu=35.0, sigma=7.0, rated_games=PROVISIONAL_GAMES - 1)
     _stats(players[1], mu=26.0, sigma=6.0, rated_games=PROVISIONAL_GAMES)
     rows = _leaderboard(client).ratings
-    assert [r["player"] for r in rows] == ["binh"]
+    # The ranked list, then its "Provisional" section (tests/games/test_start_pages.py)
+    assert [(r["player"], r["provisional"]) for r in rows] == [
+        ("binh", False),
+        ("ana", True),
+    ]
 
 
 # ------------------------------------------------------------------- profile

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import selectors, services
 from games.engine import record
 from games.models import Game
-from games.replay import engine_at, game_replay
+from games.replay import game_replay
 
 from .helpers import move_event, pavilion_choose
 
@@ -79,7 +79,7 @@ def test_replay_equals_live_state_at_every_ply(players, start_game, variant, cou
     assert full.scores == [s.score for s in game.seats.order_by("number")]
     checked = 0
     for ply in range(game.ply + 1):
-        replayed = state(engine_at(game=game, events=events, ply=ply))
+        replayed = state(selectors.engine_after(game=game, events=events, ply=ply))
         if ply in live:
             assert replayed == live[ply], f"ply {ply}"
             checked += 1
@@ -97,7 +97,7 @@ def test_every_step_has_words_and_scores(players, start_game):
     game.first_seat = engine.first_seat
     replay = game_replay(game=game, events=events, ply=10)
     assert len(replay.steps) == len(events)
-    assert all(step.text for step in replay.steps)
+    assert all(step.lines and all(step.lines) for step in replay.steps)
     assert replay.steps[-1].scores == list(engine.scores)
     assert replay.scores == replay.steps[9].scores
 
@@ -113,11 +113,14 @@ def test_a_bonus_is_its_own_step_and_the_last_step_tells_final_bonuses(
     bonus_steps = [s for s in replay.steps if "bonus" in events[s.ply - 1]]
     assert len(bonus_steps) == 2
     for step in bonus_steps:
-        assert step.text.startswith(f"{replay.names[step.seat]} took ")
-        assert step.text.endswith(" as a bonus")
+        assert step.head.startswith(f"{replay.names[step.seat]} took ")
+        assert step.head.endswith(" as a bonus")
         before = replay.steps[step.ply - 2]
-        assert before.seat == step.seat and " complete" in before.text
-    assert "Final bonuses for " in replay.steps[-1].text
+        assert before.seat == step.seat and " complete" in before.head
+    # the final bonuses are lines of their own after the last decision's
+    last = replay.steps[-1]
+    assert not last.head.startswith("Final bonuses for ")
+    assert any(line.startswith("Final bonuses for ") for line in last.more)
 
 
 def test_pavilion_replay_page_draws_the_live_board(client, players, start_game):
@@ -154,8 +157,17 @@ def test_the_replays_last_step_shows_the_final_scores(
         )
         game = selectors.game_get(game_id=game.pk)
     page = client.get(reverse("games:replay", args=[game.pk]), {"ply": game.ply})
-    table = re.search(r'class="results replay-scores">(.*?)</table>', page.text, re.S)
+    # the last position of a finished game shows its final result, winner first
+    table = re.search(r'class="results final-results">(.*?)</table>', page.text, re.S)
     assert table is not None
-    shown = re.findall(r"<bdi>([^<]+)</bdi></th><td>(-?\d+)</td>", table.group(1))
-    final = [(s.user.username, str(s.score)) for s in game.seats.all()]
+    shown = re.findall(
+        r'data-rank="(\d+)" data-score="(-?\d+)">'
+        r"<td[^>]*>[^<]+</td><td><bdi>([^<]+)</bdi>",
+        table.group(1),
+    )
+    seats = game.seats.order_by("rank", "number")
+    final = [(str(s.rank), str(s.score), s.user.username) for s in seats]
     assert shown == final
+    assert [int(rank) for rank, _score, _name in shown] == sorted(
+        int(rank) for rank, _score, _name in shown
+    )

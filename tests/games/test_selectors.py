@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from games import selectors, services
-from games.models import Game
+from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +74,117 @@ def test_cache_matches_a_rebuild_from_the_move_rows(players, start_game):
     assert rebuilt.log == cached.log
     assert [b.score for b in rebuilt.boards] == [b.score for b in cached.boards]
     assert rebuilt.to_move() == cached.to_move() == game.seat_to_move
+
+
+def test_replayed_engine_steps_through_every_position_of_the_record(
+    players, start_game
+):
+    from games.engine import record
+
+    game = start_game(players[:2], variant="pavilion")
+    played = record.random_game("pavilion", 2, 3)
+    game.first_seat = played.first_seat
+    events = played.events()
+    logs = [
+        engine.log_size()
+        for engine in selectors.engine_replayed(game=game, events=events)
+    ]
+    assert len(logs) == len(events) + 1  # before the first event, then after each
+    assert logs[0] == 0 and logs[-1] == played.log_size()
+    halfway = selectors.engine_after(game=game, events=events, ply=40)
+    assert halfway.events() == events[:40]
+    assert halfway.log_size() == logs[40]
+    final = selectors.engine_after(game=game, events=events, ply=len(events))
+    assert final.is_over() and final.scores == played.scores
+
+
+def test_an_unstarted_game_is_not_replayed(players):
+    game = services.game_create(
+        creator=players[0], variant="classic", players=2, days_per_move=1, rated=False
+    )
+    with pytest.raises(ValueError):
+        selectors.engine_replayed(game=game, events=[])
+
+
+def _games_of_every_kind(players, start_game):
+    """Games in progress, finished, with a player who forfeited on time and
+    with a computer to move, an open one, and a finished row that still names
+    a seat to move (as rows finished before the seat was cleared may)."""
+    from accounts.services import computer_player
+
+    from .helpers import move_event
+
+    ana, binh, chloe, dae = players
+    active = start_game([ana, binh])
+    resigned = start_game([binh, chloe])
+    services.game_resign(game_id=resigned.pk, user=chloe)
+    forfeited = start_game([ana, chloe, dae])
+    Game.objects.filter(pk=forfeited.pk).update(
+        turn_deadline=timezone.now() - timedelta(minutes=1)
+    )
+    assert services.game_timeout(game_id=forfeited.pk, expected_ply=forfeited.ply)
+    computer = services.game_create(
+        creator=binh,
+        variant="pavilion",
+        players=2,
+        days_per_move=3,
+        rated=False,
+        computers={1: "easy"},
+    )
+    computer.refresh_from_db()
+    if computer.seat_to_move == 0:  # binh first: his move makes it the computer's
+        engine = selectors.game_engine(computer)
+        services.game_play_move(
+            game_id=computer.pk,
+            user=binh,
+            move=move_event(engine.legal_moves()[0]),
+            expected_ply=computer.ply,
+        )
+    stale = start_game([chloe, ana])
+    Game.objects.filter(pk=stale.pk).update(status=Game.Status.FINISHED)
+    waiting = services.game_create(
+        creator=dae, variant="classic", players=2, days_per_move=1, rated=False
+    )
+    games = Game.objects.filter(
+        pk__in=[g.pk for g in (active, resigned, forfeited, computer, stale, waiting)]
+    )
+    everyone = [*players, computer_player(level="easy")]
+    return list(games.order_by("pk")), everyone
+
+
+def test_the_lists_and_the_seat_view_agree_on_whose_turn_it_is(players, start_game):
+    games, everyone = _games_of_every_kind(players, start_game)
+    computer = everyone[-1]
+    turns = {
+        (game.pk, user.pk)
+        for game in games
+        for user in everyone
+        if selectors.seat_view(game=game, user=user).my_turn
+    }
+    # One player to move in each game in progress: the computer in its game,
+    # never the player who forfeited, nobody in a finished or open game.
+    in_progress = [game for game in games if game.status == Game.Status.ACTIVE]
+    assert len(in_progress) == 3
+    assert sorted(pk for pk, _ in turns) == sorted(game.pk for game in in_progress)
+    assert any(user_pk == computer.pk for _, user_pk in turns)
+    left = Seat.objects.get(forfeited_at__isnull=False)
+    assert left.game.status == Game.Status.ACTIVE
+    assert (left.game_id, left.user_id) not in turns
+    for game in games:
+        to_move = selectors.game_user_to_move(game=game)
+        mover = {user_pk for pk, user_pk in turns if pk == game.pk}
+        assert ({to_move.pk} if to_move is not None else set()) == mover
+    for user in everyone:
+        mine = {pk for pk, user_pk in turns if user_pk == user.pk}
+        awaiting = selectors.game_list_awaiting_move(user=user)
+        assert {game.pk for game in awaiting} == mine
+        assert selectors.game_count_awaiting_move(user=user) == len(mine)
+        for game in games:
+            found = selectors.game_get_awaiting_move(user=user, game_id=game.pk)
+            assert (found is not None) == (game.pk in mine)
+        seated = {game.pk for game in in_progress if game.seats.filter(user=user)}
+        waiting = selectors.game_list_waiting(user=user)
+        in_progress_waiting = {
+            game.pk for game in waiting if game.status == Game.Status.ACTIVE
+        }
+        assert in_progress_waiting == seated - mine

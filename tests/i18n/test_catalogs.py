@@ -10,68 +10,32 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import polib
 import pytest
 from django.conf import settings
 
+from tools.messages import LANGUAGES, catalog, extract
+
 ROOT = Path(settings.BASE_DIR)
-LANGUAGES = ("vi", "pt_BR", "ko")
 PLURAL_FORMS = {"vi": 1, "pt_BR": 2, "ko": 1}
 PLACEHOLDER = re.compile(r"%\(\w+\)[-+ #0-9.]*[sdif]")
-NOT_SOURCES = {"tests", "bench", "tools", "deploy", "docs", "locale", "staticfiles"}
-
-
-def _sources() -> list[str]:
-    """What makemessages reads: every top-level package of the site (a new app
-    is one more), its templates and static files, and manage.py."""
-    packages = sorted(
-        path.name
-        for path in ROOT.iterdir()
-        if (path / "__init__.py").is_file() and path.name not in NOT_SOURCES
-    )
-    return [*packages, "templates", "static", "manage.py"]
 
 
 def _po(language: str) -> polib.POFile:
-    return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+    return polib.pofile(str(catalog(ROOT, language)))
 
 
 @pytest.fixture(scope="module")
 def extracted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the project whose catalogs ``makemessages`` just regenerated."""
+    """A copy of the project whose catalogs ``makemessages`` just regenerated
+    (``tools/messages.py``, the translators' tool, extracts the same way)."""
     if shutil.which("xgettext") is None:
         if os.environ.get("CI"):
             pytest.fail("GNU gettext is missing (apt-get install gettext)")
         pytest.skip("GNU gettext is missing (apt-get install gettext)")
-    copy = tmp_path_factory.mktemp("project")
-    for name in _sources():
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(
-                source, copy / name, ignore=shutil.ignore_patterns("__pycache__")
-            )
-        else:
-            shutil.copy(source, copy / name)
-    shutil.copytree(ROOT / "locale", copy / "locale")
-    subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "--no-obsolete", "--no-location"]
-        + [f"--locale={language}" for language in LANGUAGES],
-        cwd=copy,
-        check=True,
-        capture_output=True,
-        # The copy has no tests/: the site's own settings, with DEBUG on.
-        env={
-            **os.environ,
-            "PYTHONPATH": str(copy),
-            "DJANGO_SETTINGS_MODULE": "azulsite.settings",
-            "DEBUG": "true",
-        },
-    )
-    return copy
+    return extract(tmp_path_factory.mktemp("project"), ROOT)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -89,7 +53,7 @@ def test_every_message_in_code_and_templates_is_translated(
     committed = {(e.msgctxt, e.msgid) for e in _po(language)}
     regenerated = {(e.msgctxt, e.msgid) for e in fresh}
     assert committed == regenerated, (
-        "locale/ is stale: run makemessages --no-obsolete and translate; "
+        "locale/ is stale: run tools/messages.py and translate; "
         f"new {sorted(regenerated - committed, key=str)[:5]}, "
         f"gone {sorted(committed - regenerated, key=str)[:5]}"
     )
@@ -144,8 +108,8 @@ def test_glossary_lists_the_game_terms_in_every_language() -> None:
         ("centre", "Centre"),
     ]:
         assert english in glossary.lower()
-        for catalog in (vi, pt, ko):
-            assert catalog.find(msgid).msgstr.lower() in glossary.lower()
+        for po in (vi, pt, ko):
+            assert po.find(msgid).msgstr.lower() in glossary.lower()
 
 
 # ------------------------------------------------------------ the glossary
@@ -495,6 +459,7 @@ NOT_COUNTS = {
     "colour", "wild", "held", "star", "a", "b", "player", "name", "names",
     "creator", "variant", "level", "user", "source", "dest", "line", "space",
     "structure", "structures", "payment", "kept", "label", "family_label", "game",
+    "badge",
 }  # fmt: skip
 COUNT_BEFORE_NOUN = re.compile(
     rf"%\((?P<field>\w+)\)[sd] (?:[a-z-]+ ){{0,3}}?(?:{COUNTED_NOUNS})\b"

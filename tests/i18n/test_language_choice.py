@@ -142,6 +142,6 @@ def test_numbers_and_dates_follow_the_language(make_user: Any, client_for: Any) 
 
     context = Context({"score": 12.5, "when": date(2026, 3, 7)})
     with translation.override("pt-br"):
-        assert template.render(context) == "12,5 7 de Março de 2026"
+        assert template.render(context) == "12,5 7 de março de 2026"
     with translation.override("en"):
         assert template.render(context) == "12.5 March 7, 2026"

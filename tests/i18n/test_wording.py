@@ -185,7 +185,8 @@ def test_vacation_days_left_agree_with_their_count(
     make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from accounts.models import Vacation
-    from games import clock, services
+    from accounts.services import VacationError, vacation_start
+    from games import clock
 
     now = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
     monkeypatch.setattr(clock, "now", lambda: now)
@@ -195,9 +196,9 @@ def test_vacation_days_left_agree_with_their_count(
     )
     with (
         translation.override("pt-br"),
-        pytest.raises(services.GameActionError) as refused,
+        pytest.raises(VacationError) as refused,
     ):
-        services.vacation_start(user=user, days=3)
+        vacation_start(user=user, days=3)
     assert refused.value.message == "Você tem 1 dia de férias restante este ano."
 
 
@@ -236,9 +237,10 @@ def test_dates_read_in_the_languages_order(language: str, name: str, text: str) 
 
 
 def test_portuguese_dates_keep_djangos_order() -> None:
+    """Django's order, with the month in lower case (``azulsite/formats/pt_BR``)."""
     with translation.override("pt-br"):
         assert formats.date_format(WHEN, "DATETIME_FORMAT") == (
-            "4 de Dezembro de 2026 às 08:33"
+            "4 de dezembro de 2026 às 08:33"
         )
         assert formats.date_format(WHEN, "SHORT_DATE_FORMAT") == "04/12/2026"
 

@@ -19,6 +19,7 @@ from games.models import Game, Move, Seat
 from games.tasks import run_ready_tasks
 from notify.models import GamePage
 from notify.tasks import invited, turn_started
+from tests.accounts.settings_form import settings_post
 from tests.games.helpers import move_event
 
 
@@ -332,12 +333,7 @@ def test_a_turn_email_against_the_computer_when_chosen(make_user, client_for):
     ana = make_user("ana")
     response = client_for(ana).post(
         "/accounts/settings/",
-        {
-            "action": "email",
-            "email": ana.email,
-            "email_notifications": "each",
-            "email_computer_turns": "on",
-        },
+        settings_post(ana, email_notifications="each", email_computer_turns=True),
     )
     assert response.status_code == 302
     ana.refresh_from_db()

@@ -9,8 +9,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core import mail
 
+from accounts.services import vacation_start
 from games import clock, jobs
 from notify.models import Notice
+from tests.accounts.settings_form import settings_post
 
 pytestmark = pytest.mark.django_db
 
@@ -186,12 +188,10 @@ def test_no_reminder_for_a_player_who_wants_none(players, start_game, fake_clock
 def test_a_vacation_moves_the_reminders_with_the_deadline(
     players, start_game, fake_clock
 ):
-    from games import services
-
     game, mover = _started(start_game, players[:2], days=2)
     fake_clock.at(game.turn_deadline - timedelta(hours=23))
     assert jobs.process_deadlines().reminders == 1  # the 24-hour one
-    services.vacation_start(user=mover, days=2)
+    vacation_start(user=mover, days=2)
     game.refresh_from_db()
     fake_clock.at(game.turn_deadline - timedelta(hours=24))
     assert jobs.process_deadlines().reminders == 1  # for the new deadline
@@ -220,15 +220,14 @@ def test_quiet_hours_need_both_ends(players, client_for):
     ana = players[0]
     page = client_for(ana).post(
         "/accounts/settings/",
-        {
-            "action": "notify",
-            "notify_turn": "push",
-            "notify_game": "both",
-            "notify_reminder": "email",
-            "notify_finished": "none",
-            "remind_4h": "on",
-            "quiet_start": "22:00",
-        },
+        settings_post(
+            ana,
+            notify_turn="push",
+            notify_reminder="email",
+            notify_finished="none",
+            remind_24h=False,
+            quiet_start="22:00",
+        ),
     )
     assert page.status_code == 200
     assert "both a start and an end" in page.content.decode()
@@ -240,16 +239,17 @@ def test_the_settings_page_saves_reminders_and_quiet_hours(players, client_for):
     ana = players[0]
     response = client_for(ana).post(
         "/accounts/settings/",
-        {
-            "action": "notify",
-            "notify_turn": "push",
-            "notify_game": "both",
-            "notify_reminder": "email",
-            "notify_finished": "none",
-            "remind_1h": "on",
-            "quiet_start": "22:30",
-            "quiet_end": "07:00",
-        },
+        settings_post(
+            ana,
+            notify_turn="push",
+            notify_reminder="email",
+            notify_finished="none",
+            remind_24h=False,
+            remind_4h=False,
+            remind_1h=True,
+            quiet_start="22:30",
+            quiet_end="07:00",
+        ),
     )
     assert response.status_code == 302
     ana.refresh_from_db()

@@ -12,13 +12,14 @@ from django.utils import formats, translation
 
 from accounts.models import User
 from games import jobs
+from tests.accounts.settings_form import settings_post
 
 pytestmark = pytest.mark.django_db
 
 
-def _local(moment, zone: str) -> str:
+def _local(moment, zone: str, format_name: str = "DATETIME_FORMAT") -> str:
     with translation.override("en"):
-        return formats.date_format(moment.astimezone(ZoneInfo(zone)), "DATETIME_FORMAT")
+        return formats.date_format(moment.astimezone(ZoneInfo(zone)), format_name)
 
 
 def test_the_deadline_on_the_game_page_is_in_the_players_time_zone(
@@ -35,8 +36,10 @@ def test_the_deadline_on_the_game_page_is_in_the_players_time_zone(
     assert f"Deadline: {hanoi} (Asia/Ho Chi Minh)" in page
     board = client_for(ana).get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true")
     assert f"{hanoi} (Asia/Ho Chi Minh)" in board.content.decode()
+    # the home page's lists give every moment in the short format (issue #25 item 15)
     home = client_for(ana).get("/").content.decode()
-    assert f"{hanoi} (Asia/Ho Chi Minh)" in home
+    short = _local(game.turn_deadline, "Asia/Ho_Chi_Minh", "SHORT_DATETIME_FORMAT")
+    assert f"{short} (Asia/Ho Chi Minh)" in home
     # binh keeps UTC, named; so does a visitor who is not signed in
     other = client_for(players[1]).get(f"/games/{game.pk}/").content.decode()
     assert f"Deadline: {utc} (UTC)" in other
@@ -92,13 +95,13 @@ def test_the_time_zone_is_changed_in_settings(players, client_for):
     ana = players[0]
     client = client_for(ana)
     response = client.post(
-        "/accounts/settings/", {"action": "time_zone", "time_zone": "America/Sao_Paulo"}
+        "/accounts/settings/", settings_post(ana, time_zone="America/Sao_Paulo")
     )
     assert response.status_code == 302
     ana.refresh_from_db()
     assert ana.time_zone == "America/Sao_Paulo"
     refused = client.post(
-        "/accounts/settings/", {"action": "time_zone", "time_zone": "Mars/Olympus"}
+        "/accounts/settings/", settings_post(ana, time_zone="Mars/Olympus")
     )
     assert refused.status_code == 200
     ana.refresh_from_db()

@@ -1,0 +1,58 @@
+"""Writes, one module per domain; callers use the names here
+(``services.game_create``).
+
+- ``lobby``: create, join, accept/decline an invitation, cancel, and the start
+  (round 1 dealt) when the last seat is taken; the per-account limits.
+- ``play``: a decision (``game_play_move``) and what follows it in the same
+  transaction (``_append_events``: chance events, left seats' turns, the next
+  clock, a computer's turn queued); the deadlines a vacation moves.
+- ``endings``: resignation, timeout, and ``game_finish``, the one place a game
+  ends (docs/style.md, "Each fact in one place").
+- ``records``: an uploaded record stored as an imported game.
+- ``rematches``: "Play again": a finished game's players seated again, one
+  place on, in a new game that starts when all have accepted.
+- ``common``: what they share (``GameActionError``, the locked row, the
+  generator of live games, the news after commit).
+
+Every action runs in one transaction that locks the game row first
+(``select_for_update``; on SQLite the IMMEDIATE transaction and the unique
+``(game, ply)`` constraint are the guard), checks who may act, changes the rows and
+registers its notifications with ``transaction.on_commit`` (docs/style.md, "One move").
+A refused action raises :class:`GameActionError` and changes nothing. Vacations
+are the accounts side's (``accounts.services``); the game deadlines they move
+are shifted here (``games.receivers``).
+"""
+
+from __future__ import annotations
+
+from .common import GameActionError
+from .common import _system_rng as _system_rng
+from .endings import game_finish, game_resign, game_timeout
+from .lobby import (
+    game_cancel,
+    game_create,
+    game_invitation_respond,
+    game_join,
+)
+from .play import PlayedMove, game_deadlines_shift, game_play_move
+from .records import RECORD_MAX_BYTES, ImportedRecord, game_import
+from .rematches import game_rematch, rematch_seating
+
+__all__ = [
+    "RECORD_MAX_BYTES",
+    "GameActionError",
+    "ImportedRecord",
+    "PlayedMove",
+    "game_cancel",
+    "game_create",
+    "game_deadlines_shift",
+    "game_finish",
+    "game_import",
+    "game_invitation_respond",
+    "game_join",
+    "game_play_move",
+    "game_rematch",
+    "game_resign",
+    "game_timeout",
+    "rematch_seating",
+]

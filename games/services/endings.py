@@ -1,0 +1,178 @@
+"""Writes that end a game, or a seat's part in it: resignation, timeout, and
+``game_finish``, the one place a game ends (lila's ``Finisher``).
+
+Every end goes through ``game_finish``: the normal end (the last move, from
+``play._append_events``), and a seat that leaves (``_seat_leaves``: resigning, or
+the deadline passed) when nobody is left to play; with others still in, they
+play on and the site plays the leaver's turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.engine.common import Game as EngineGame
+
+from .. import clock, signals
+from ..models import Game, Seat
+from ..ratings import ratings_update_for_game
+from ..selectors import game_engine, seat_view
+from . import play
+from .common import GameActionError, _announce, _locked_game, _notify_after_commit, _rng
+
+
+def game_resign(*, game_id: int, user: User) -> Game:
+    """Leave the game: the resigning player ranks last (after everyone still in).
+
+    With two players (or when only one would be left, or only computer players)
+    the game ends now. With three or four the others play on: from now on the
+    site plays the resigner's turns with the easy computer level, as after a
+    forfeit on time, so the table is not spoiled for the others.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        seats = list(game.seats.order_by("number"))
+        view = seat_view(game=game, user=user, seats=seats)
+        seat = view.seat
+        if seat is None:
+            raise GameActionError(_("You are not playing in this game."), "seat")
+        if game.status != Game.Status.ACTIVE:
+            raise GameActionError(_("This game is not in progress."), "status")
+        if view.left:
+            raise GameActionError(_("You have already left this game."), "left")
+        _seat_leaves(
+            game, seat, reason=Game.EndReason.RESIGNED, seats=seats, now=clock.now()
+        )
+        game.save()
+    return game
+
+
+def game_timeout(*, game_id: int, expected_ply: int) -> bool:
+    """Apply the passed deadline of the seat to move, once; False if not due.
+
+    Two players: the late player loses. Three or four: they forfeit (ranked last)
+    and the site plays their turns from now on (the easy computer level); when only
+    one player is left in the game, it ends. The guarded UPDATE (same ply, still
+    active, deadline passed) is what makes a second run, or a second process,
+    do nothing: on PostgreSQL it waits for the first one's row lock and then
+    matches no row; on SQLite the IMMEDIATE transaction serialises the two.
+    """
+    now = clock.now()
+    with transaction.atomic():
+        claimed = Game.objects.filter(
+            pk=game_id,
+            ply=expected_ply,
+            status=Game.Status.ACTIVE,
+            turn_deadline__lte=now,
+        ).update(turn_deadline=None)
+        if not claimed:
+            return False
+        game = _locked_game(game_id)
+        seats = list(game.seats.order_by("number"))
+        late = next(s for s in seats if s.number == game.seat_to_move)
+        _seat_leaves(game, late, reason=Game.EndReason.TIMEOUT, seats=seats, now=now)
+        game.save()
+    return True
+
+
+def _seat_leaves(
+    game: Game,
+    seat: Seat,
+    *,
+    reason: Game.EndReason,
+    seats: Sequence[Seat],
+    now: datetime,
+) -> None:
+    """``seat`` leaves the game at ``now``: it resigned (``reason`` RESIGNED) or
+    its deadline passed (TIMEOUT, a forfeit on time).
+
+    When nobody is left to play, the game ends with ``reason``
+    (``game_finish``); else the others play on, the leaver's turns played by
+    the site (``play._append_events``), and if it was the leaver's turn the next
+    live seat's clock starts afresh. ``seats`` are the game's seats in order,
+    locked with it; the caller saves ``game``.
+    """
+    seat.forfeited_ply = game.ply  # when they left, for the ranks and the log
+    seat.left_at = now
+    if reason == Game.EndReason.RESIGNED:
+        seat.resigned = True
+        seat.save(update_fields=["resigned", "forfeited_ply", "left_at"])
+    else:
+        seat.forfeited_at = now
+        seat.save(update_fields=["forfeited_at", "forfeited_ply", "left_at"])
+    engine = game_engine(game)
+    if _nobody_left_to_play(seats):
+        game_finish(game=game, engine=engine, reason=reason, seats=seats)
+        _notify_after_commit(game, {s.number: s.user_id for s in seats})
+        return
+    if game.seat_to_move == seat.number:
+        game.seat_to_move = None  # the next live seat's clock starts afresh
+    play._append_events(game, engine, engine.events(), rng=_rng(), seats=seats)
+
+
+def _nobody_left_to_play(seats: Sequence[Seat]) -> bool:
+    """Only one player is still in, or no person is: the game ends now (computer
+    players do not play a game out among themselves)."""
+    still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
+    people = [s for s in still_playing if s.user is None or not s.user.computer_level]
+    return len(still_playing) <= 1 or not people
+
+
+def _left_at(seat: Seat, game: Game) -> tuple[int, float] | None:
+    """When a seat left the game (forfeit or resignation): the ply, then the
+    time (two can leave at the same ply); None if it is still in."""
+    if seat.forfeited_ply is None and not seat.resigned:
+        return None
+    ply = game.ply if seat.forfeited_ply is None else seat.forfeited_ply
+    return ply, seat.left_at.timestamp() if seat.left_at is not None else 0.0
+
+
+def game_finish(
+    *, game: Game, engine: EngineGame, reason: str, seats: Sequence[Seat]
+) -> None:
+    """The one place a game ends: final scores and ranks on the seats.
+
+    Players still in the game rank first: at a normal end by the engine's outcome
+    (``docs/rules/azul.md §7``; Summer Pavilion shares ties,
+    ``docs/rules/summer-pavilion.md §7``), else by their current score and then
+    complete wall rows. Seats that resigned or forfeited on time rank after all
+    of them, the one that left later above the one that left earlier. Totals and
+    ratings are updated here, in the same transaction
+    (``ratings.ratings_update_for_game``).
+    ``seats`` are the game's seats in order; they get their final score and rank
+    (so a caller that drew them from the same objects shows the result). The
+    caller holds the row lock and saves ``game``.
+    """
+    outcome = engine.outcome()
+    if reason == Game.EndReason.NORMAL and outcome is not None:
+        scores = list(outcome.scores)
+        strength: list[tuple[int, ...]] = [(-rank,) for rank in outcome.ranks]
+    else:
+        scores = list(engine.scores)
+        strength = engine.standing_keys()
+    keys: list[tuple[float, ...]] = []
+    for seat in seats:
+        left = _left_at(seat, game)
+        still_in = (1, 0, 0.0) if left is None else (0, *left)
+        keys.append((*still_in, *strength[seat.number]))
+    ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
+    table = Seat.score_table_of(game)
+    for seat in seats:
+        seat.score = scores[seat.number]
+        seat.rank = ranks[seat.number]
+        seat.score_table = table
+    Seat.objects.bulk_update(seats, ["score", "rank", "score_table"])
+    game.status = Game.Status.FINISHED
+    game.end_reason = reason
+    game.finished_at = clock.now()
+    game.seat_to_move = None
+    game.turn_deadline = None
+    game.computer_turn_since = None
+    ratings_update_for_game(game=game)
+    if not game.imported:
+        _announce(signals.game_finished, game_id=game.pk)
