@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .models import Block, User
+from .models import Block, Follow, User
 
 
 class SiteUserAdmin(UserAdmin):
@@ -18,6 +18,16 @@ class BlockAdmin(admin.ModelAdmin):
     list_display = ("blocker", "blocked", "created_at")
     search_fields = ("blocker__username", "blocked__username")
     raw_id_fields = ("blocker", "blocked")
+    date_hierarchy = "created_at"
+
+
+@admin.register(Follow)
+class FollowAdmin(admin.ModelAdmin):
+    """Who follows whom (issue #26); two who follow each other are friends."""
+
+    list_display = ("follower", "followed", "created_at")
+    search_fields = ("follower__username", "followed__username")
+    raw_id_fields = ("follower", "followed")
     date_hierarchy = "created_at"
 
 

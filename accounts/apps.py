@@ -8,4 +8,9 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  registers the admin address check
+        from . import (
+            checks,  # noqa: F401  registers the admin address check
+            presence,
+        )
+
+        presence.connect()  # logging in counts as being seen

@@ -71,11 +71,19 @@ class SettingsForm(forms.ModelForm):
 
     SECTIONS = {
         "email": ("email", "email_notifications", "email_computer_turns"),
-        "notify": ("notify_turn", "notify_game", "notify_reminder", "notify_finished"),
+        "notify": (
+            "notify_turn",
+            "notify_game",
+            "notify_reminder",
+            "notify_finished",
+            "notify_chat",
+        ),
         "reminders": ("remind_24h", "remind_4h", "remind_1h"),
         "quiet_hours": ("quiet_start", "quiet_end"),
         "time_zone": ("time_zone",),
         "play": ("confirm_moves", "play_forced"),
+        "chat": ("chat",),
+        "presence": ("show_presence",),
     }
 
     class Meta:
@@ -88,6 +96,7 @@ class SettingsForm(forms.ModelForm):
             "notify_game",
             "notify_reminder",
             "notify_finished",
+            "notify_chat",
             "remind_24h",
             "remind_4h",
             "remind_1h",
@@ -96,10 +105,13 @@ class SettingsForm(forms.ModelForm):
             "time_zone",
             "confirm_moves",
             "play_forced",
+            "chat",
+            "show_presence",
         )
         labels = {"email": _("E-mail")}
         widgets = {
             "email_notifications": forms.RadioSelect,
+            "chat": forms.RadioSelect,
             "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
         }

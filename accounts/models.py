@@ -118,6 +118,30 @@ class User(AbstractUser):
             "computers (push still comes, as chosen under Notifications)."
         ),
     )
+
+    # Issue #26: talk in a game (chat), on by default only between friends;
+    # each game's own choice (chat.GameChat) comes before this one.
+    class Chat(models.TextChoices):
+        FRIENDS = "friends", _("With friends")
+        EVERYONE = "everyone", _("With everyone")
+        NOBODY = "nobody", _("Off")
+
+    chat = models.CharField(
+        _("chat in games"),
+        max_length=10,
+        choices=Chat.choices,
+        default=Chat.FRIENDS,
+        help_text=_(
+            "Whether a game's chat starts on for you. You can still turn it on "
+            "or off in each game."
+        ),
+    )
+    notify_chat = models.CharField(
+        _("a message in a game"),
+        max_length=5,
+        choices=Channel.choices,
+        default=Channel.BOTH,
+    )
     remind_24h = models.BooleanField(_("24 hours before"), default=True)
     remind_4h = models.BooleanField(_("4 hours before"), default=True)
     remind_1h = models.BooleanField(_("1 hour before"), default=False)
@@ -162,6 +186,23 @@ class User(AbstractUser):
         choices=ComputerLevel.choices,
         help_text="Empty for people; the level of a computer player's account "
         "(games.engine.bots), whose moves a background task plays (games.tasks).",
+    )
+    # Who is around (issue #26, docs/together.md): the last request or closed
+    # socket, written at most once a minute (accounts.presence); others see it
+    # only while show_presence is on (accounts.selectors.presence).
+    last_seen_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When the player last loaded a page or closed one (at most a "
+        "minute late: accounts.presence).",
+    )
+    show_presence = models.BooleanField(
+        _("show others when I am online"),
+        default=True,
+        help_text=_(
+            "Off: nobody else sees whether you are online or when you were last seen."
+        ),
     )
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
@@ -273,3 +314,37 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed`` (issue #26): their games show on the
+    follower's home page ("Friends' games"). Two players who follow each other
+    are friends (``accounts.selectors.friend_ids``). Following and unfollowing
+    are ``accounts.services.follow_create`` / ``follow_delete``; a block removes
+    follows both ways."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows"
+    )
+    followed = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(_("following since"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["follower", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["follower", "followed"], name="follow_once"
+            ),
+            models.CheckConstraint(
+                condition=~Q(follower=F("followed")), name="follow_not_self"
+            ),
+        ]
+        # "Who follows this player?" (the unique constraint serves the other way).
+        indexes = [
+            models.Index(fields=["followed", "follower"], name="follow_followed")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"

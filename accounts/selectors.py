@@ -1,5 +1,6 @@
-"""Reads on accounts that views and other apps share: who blocks whom, and
-who is called what.
+"""Reads on accounts that views and other apps share: who blocks whom, who
+follows whom (friends follow each other), who is around, and who is called
+what.
 
 Blocks are read here only (issue #23: no invitations from a player you blocked;
 issue #26 builds chat and open games on the same answer), so "does A block B,
@@ -9,10 +10,17 @@ or either way" has one answer.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import cast
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
 
-from .models import Block, User
+from . import signals
+from .models import Block, Follow, User
 from .usernames import username_key
 
 
@@ -48,6 +56,44 @@ def block_list(*, user: User) -> QuerySet[User]:
     return User.objects.filter(blocked_by__blocker=user).order_by("username")
 
 
+def follows(*, follower: User, followed: User) -> bool:
+    """``follower`` follows ``followed`` (one way)."""
+    return Follow.objects.filter(follower=follower, followed=followed).exists()
+
+
+def _mutual(user: User) -> QuerySet[Follow]:
+    """``user``'s follows of players who follow them back."""
+    back = Follow.objects.filter(follower=OuterRef("followed"), followed=user)
+    return Follow.objects.filter(Exists(back), follower=user)
+
+
+def friend_ids(*, user: User) -> set[int]:
+    """The ids of ``user``'s friends: the players they follow who follow them
+    (issue #26; one query)."""
+    return set(_mutual(user).values_list("followed_id", flat=True))
+
+
+def are_friends(*, user: User, other: User) -> bool:
+    """``user`` and ``other`` follow each other."""
+    return _mutual(user).filter(followed=other).exists()
+
+
+def following(*, user: User) -> QuerySet[User]:
+    """The players ``user`` follows, by name."""
+    return User.objects.filter(followers__follower=user, is_active=True).order_by(
+        "username"
+    )
+
+
+def follow_counts(*, user: User) -> tuple[int, int]:
+    """How many follow ``user``, and how many ``user`` follows (one query)."""
+    counts = Follow.objects.filter(Q(followed=user) | Q(follower=user)).aggregate(
+        followers=Count("pk", filter=Q(followed=user)),
+        following=Count("pk", filter=Q(follower=user)),
+    )
+    return counts["followers"], counts["following"]
+
+
 def user_by_name(*, name: str) -> User | None:
     """The player called ``name`` as players read names, capitals and Unicode
     forms folded (``accounts.usernames``: "bob" finds Bob, as no two accounts
@@ -55,3 +101,59 @@ def user_by_name(*, name: str) -> User | None:
     (migration 0004) is found by its exact name."""
     found = User.objects.filter(username_key=username_key(name)).first()
     return found or User.objects.filter(username=name).first()
+
+
+# ------------------------------------------------------------ who is around
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Whether a player is around, as one viewer may see it (issue #26)."""
+
+    online: bool
+    """A page of theirs is open (a game page's socket), or a request of theirs
+    came within ``PRESENCE_ONLINE_SECONDS``."""
+    last_seen_at: datetime | None
+    """Their last request or closed page (``User.last_seen_at``)."""
+    hidden: bool = False
+    """The viewer is the player, who hides it from everyone else."""
+
+
+def presence(
+    *, users: Iterable[User | None], viewer: User | AnonymousUser | None
+) -> dict[int, Presence]:
+    """Who of ``users`` is around, by user id, for ``viewer``: only players who
+    show it (``User.show_presence``) and do not block the viewer, or the
+    viewer themself; never a computer. One query for the open pages
+    (``signals.online_asked``) and, for a signed-in viewer, one for blocks,
+    however many ``users``; their ``last_seen_at`` is read off the rows given."""
+    signed_in = viewer if isinstance(viewer, User) else None
+    me = signed_in.pk if signed_in is not None else None
+    people = {
+        user.pk: user
+        for user in users
+        if user is not None
+        and not user.is_computer
+        and (user.show_presence or user.pk == me)
+    }
+    if signed_in is not None:
+        others = set(people) - {signed_in.pk}
+        for blocker in blocked_ids(user=signed_in, among=others) if others else ():
+            del people[blocker]
+    if not people:
+        return {}
+    open_ids: set[int] = set()
+    for _receiver, ids in signals.online_asked.send(
+        sender=Presence, user_ids=list(people)
+    ):
+        open_ids.update(cast("Iterable[int]", ids))
+    recent = timezone.now() - timedelta(seconds=settings.PRESENCE_ONLINE_SECONDS)
+    return {
+        pk: Presence(
+            online=pk in open_ids
+            or (user.last_seen_at is not None and user.last_seen_at > recent),
+            last_seen_at=user.last_seen_at,
+            hidden=pk == me and not user.show_presence,
+        )
+        for pk, user in people.items()
+    }

@@ -1,5 +1,5 @@
 """Writes on the account that are not contrib.auth's: language, computer
-players, blocks and vacations."""
+players, blocks, follows and vacations."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import signals
-from .models import VACATION_DAYS_PER_YEAR, Block, User, Vacation
+from . import selectors, signals
+from .models import VACATION_DAYS_PER_YEAR, Block, Follow, User, Vacation
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -66,6 +67,12 @@ def block_create(*, blocker: User, blocked: User) -> Block:
         raise BlockError(_("A computer player cannot be blocked."))
     with transaction.atomic():
         block, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+        # Neither follows the other any more (issue #26; ``follow_create``
+        # refuses to follow again while the block stands).
+        Follow.objects.filter(
+            Q(follower=blocker, followed=blocked)
+            | Q(follower=blocked, followed=blocker)
+        ).delete()
         signals.block_created.send(sender=Block, blocker=blocker, blocked=blocked)
     return block
 
@@ -73,6 +80,47 @@ def block_create(*, blocker: User, blocked: User) -> Block:
 def block_delete(*, blocker: User, blocked: User) -> None:
     """``blocker`` no longer blocks ``blocked`` (nothing to do if they did not)."""
     Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+
+
+# --------------------------------------------------------------- follows
+
+
+class FollowError(ValueError):
+    """A follow the site refuses; ``message`` is translated, for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def follow_create(*, follower: User, followed: User) -> Follow:
+    """``follower`` follows ``followed`` (issue #26): their games show on the
+    follower's home page; two who follow each other are friends. Following
+    again changes nothing. Refused for oneself, a computer, and while either
+    blocks the other (a player who blocks the follower is not named as the
+    reason, as with invitations)."""
+    if followed.pk == follower.pk:
+        raise FollowError(_("You cannot follow yourself."))
+    if followed.is_computer:
+        raise FollowError(_("A computer player cannot be followed."))
+    name = {"name": followed.shown_name}
+    with transaction.atomic():
+        if selectors.user_blocks(blocker=follower, blocked=followed):
+            raise FollowError(
+                _("You block %(name)s: unblock them first to follow them.") % name
+            )
+        if selectors.user_blocks(blocker=followed, blocked=follower):
+            raise FollowError(_("You cannot follow %(name)s.") % name)
+        follow, _created = Follow.objects.get_or_create(
+            follower=follower, followed=followed
+        )
+    return follow
+
+
+def follow_delete(*, follower: User, followed: User) -> None:
+    """``follower`` no longer follows ``followed`` (nothing to do if they did
+    not)."""
+    Follow.objects.filter(follower=follower, followed=followed).delete()
 
 
 # --------------------------------------------------------------- vacation
@@ -189,3 +237,12 @@ def vacation_end_now(*, user: User) -> bool:
         vacation.save(update_fields=["ends_at"])
         _clocks_moved(user, -unused)
     return True
+
+
+# --------------------------------------------------------------- presence
+
+
+def user_seen(*, user_id: int) -> None:
+    """``user_id`` was around just now: one UPDATE of ``User.last_seen_at``
+    (issue #26; callers keep it to once a minute, ``accounts.presence``)."""
+    User.objects.filter(pk=user_id).update(last_seen_at=timezone.now())

@@ -26,6 +26,16 @@ urlpatterns = [
         name="player_unblock",
     ),
     path(
+        "players/<username:username>/follow/",
+        views.player_follow,
+        name="player_follow",
+    ),
+    path(
+        "players/<username:username>/unfollow/",
+        views.player_unfollow,
+        name="player_unfollow",
+    ),
+    path(
         "login/", auth_views.LoginView.as_view(form_class=views.LoginForm), name="login"
     ),
     # login, logout, password_change, password_reset...: contrib.auth's views.

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "accounts",
     "games",
+    "chat",
     "notify",
 ]
 
@@ -88,6 +89,8 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     # After auth: pages are drawn in the signed-in player's time zone.
     "accounts.timezones.UserTimeZoneMiddleware",
+    # After auth: a signed-in player's request is "last seen" (once a minute).
+    "accounts.presence.LastSeenMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -253,6 +256,9 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 # password-reset e-mails per address, reset e-mails per recipient, imports per
 # account. Refused requests get 429 (accounts.views.rate_limited).
 RATELIMIT_VIEW = "accounts.views.rate_limited"
+# Chat messages one account may write (issue #26), all games together:
+# django-ratelimit's "count/period" (s, m, h or d).
+CHAT_MESSAGES_RATE = os.environ.get("CHAT_MESSAGES_RATE", "10/m")
 
 # Internationalisation: every user-facing string is translatable; catalogs for vi,
 # pt_BR and ko live in locale/ (compiled .mo committed; glossary in
@@ -526,6 +532,12 @@ COMPUTER_GAMES_PER_HOUR = int(os.environ.get("COMPUTER_GAMES_PER_HOUR") or 30)
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR") or 10)
 INVITATION_NOTICES_PER_HOUR = int(os.environ.get("INVITATION_NOTICES_PER_HOUR") or 5)
 TURN_EMAIL_QUIET_MINUTES = float(os.environ.get("TURN_EMAIL_QUIET_MINUTES") or 10)
+# Who is around (docs/together.md): a player is "online now" while a game page
+# of theirs is open (its socket) or for this many seconds after a request.
+PRESENCE_ONLINE_SECONDS = float(os.environ.get("PRESENCE_ONLINE_SECONDS") or 300)
+# A chat message is e-mailed to a reader away from the game's page at most once
+# in this many minutes per game (issue #26); pushes come for each message.
+CHAT_EMAIL_QUIET_MINUTES = float(os.environ.get("CHAT_EMAIL_QUIET_MINUTES") or 30)
 
 # Production hardening, on whenever DEBUG is off (manage.py check --deploy).
 if not DEBUG:

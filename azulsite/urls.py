@@ -25,6 +25,7 @@ class FaviconRedirect(RedirectView):
 
 urlpatterns = [
     path("", include("games.urls")),
+    path("", include("chat.urls")),
     path("accounts/", include("accounts.urls")),
     # Pages of accounts that read the other apps (accounts imports neither).
     path("accounts/settings/", settings_page.settings_view, name="settings"),

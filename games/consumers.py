@@ -31,6 +31,9 @@ from channels.generic.websocket import (
     AsyncWebsocketConsumer,
 )
 
+from accounts import services as account_services
+from accounts.models import User
+
 from . import notifications, selectors, signals
 
 logger = logging.getLogger(__name__)
@@ -82,6 +85,18 @@ class Doorbell(AsyncJsonWebsocketConsumer):
             await asyncio.sleep(pause * (0.5 + random.random()))
             pause *= 2
 
+    async def seen(self) -> None:
+        """A signed-in player's page closed: they were last seen now
+        (``accounts.services.user_seen``, docs/together.md "Who is around"); a
+        failure is logged, the socket closes all the same."""
+        user = self.scope.get("user")
+        if not isinstance(user, User) or user.is_computer:
+            return
+        try:
+            await database_sync_to_async(account_services.user_seen)(user_id=user.pk)
+        except Exception:
+            logger.exception("could not write when a player was last seen")
+
     async def receive(
         self,
         text_data: str | None = None,
@@ -126,6 +141,7 @@ class GameConsumer(Doorbell):
         await signals.page_closed.asend(
             sender=GameConsumer, channel_name=self.channel_name
         )
+        await self.seen()
 
     async def game_updated(self, event: dict[str, Any]) -> None:
         message = {"type": "game", "ply": event["ply"], "status": event["status"]}
@@ -147,6 +163,7 @@ class UserConsumer(Doorbell):
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
+        await self.seen()
 
     async def user_updated(self, event: dict[str, Any]) -> None:
         await self.send_json(
@@ -156,3 +173,7 @@ class UserConsumer(Doorbell):
                 "your_turn": bool(event.get("your_turn")),
             }
         )
+
+    async def user_chatted(self, event: dict[str, Any]) -> None:
+        """A game's chat changed for this player (``notifications.chatted``)."""
+        await self.send_json({"type": "chat", "game": event.get("game")})

@@ -111,3 +111,13 @@ def send_finished(*, user: User, game: Game) -> None:
         "finished",
         {"game": game, "seats": final_seats(game), "url": _game_url(game)},
     )
+
+
+def send_chat(*, user: User, game: Game, author: str, text: object) -> None:
+    """``author`` wrote ``text`` in ``game`` (a quick phrase is a lazy text,
+    read here in ``user``'s language)."""
+    _send(
+        user,
+        "chat",
+        {"game": game, "author": author, "text": text, "url": _game_url(game)},
+    )

@@ -112,6 +112,17 @@ class GameCreateForm(forms.Form):
             "Usernames separated by commas or spaces; seats left over are open "
             "to anyone."
         ),
+        # The names suggested, friends first: the page's <datalist>
+        # (templates/games/game_new.html, selectors.invite_suggestions).
+        widget=forms.TextInput(attrs={"list": "invite-suggestions"}),
+    )
+    invite_link = forms.BooleanField(
+        label=_("Invite by link"),
+        required=False,
+        help_text=_(
+            "The seats left over go to whoever has the game's secret link, to "
+            "share in any messenger; the game is not listed in the lobby."
+        ),
     )
 
     def __init__(self, *args: Any, creator: User, **kwargs: Any) -> None:
@@ -291,6 +302,18 @@ class ArchiveFilterForm(forms.Form):
                 _("No player is called %(name)s.") % {"name": name}
             )
         return user
+
+
+class WatchFilterForm(ArchiveFilterForm):
+    """The watch page's filters (issue #26): the archive's "Game" and "Players"
+    only, read the same way (an invalid value is ignored, with the form's error
+    shown)."""
+
+    player = None  # type: ignore[assignment]
+    rated = None  # type: ignore[assignment]
+    since = None  # type: ignore[assignment]
+    until = None  # type: ignore[assignment]
+    show = None  # type: ignore[assignment]
 
 
 class RecordImportForm(forms.Form):

@@ -139,6 +139,16 @@ class Game(models.Model):
         help_text="Uploaded as a record: unrated, seats without users; profiles, "
         "ratings and leaderboards ignore it.",
     )
+    invite_token = models.CharField(
+        max_length=43,
+        unique=True,
+        null=True,
+        blank=True,
+        editable=False,  # secret: in no admin or model form (docs/together.md)
+        default=None,
+        help_text="The secret of the game's invitation link (/join/<token>/): its "
+        "open seats go to whoever has the link; null for a game without one.",
+    )
 
     class Meta:
         ordering = ["-created_at"]

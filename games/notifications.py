@@ -90,3 +90,15 @@ def game_updated(
 def invited(*, game_id: int, user_id: int) -> None:
     """Tell a player they were invited to a game."""
     _send([(user_group(user_id), {"type": "user.updated", "game": game_id})])
+
+
+def chatted(*, game_id: int, user_ids: Iterable[int]) -> None:
+    """Tell these players' pages that the chat of a game changed (a message,
+    or who reads whom): the game page's chat panel fetches itself again
+    (``chat``; only its people hear, never the game's watchers)."""
+    _send(
+        [
+            (user_group(user_id), {"type": "user.chatted", "game": game_id})
+            for user_id in sorted(set(user_ids))
+        ]
+    )

@@ -8,10 +8,12 @@ import contextlib
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_in
+
 from accounts import services as account_services
 from accounts import signals
 
-from . import clock
+from . import clock, invite_links
 from .models import Game, Seat
 from .services import GameActionError, game_deadlines_shift, game_invitation_respond
 
@@ -53,3 +55,8 @@ def connect() -> None:
         on_vacation_changed, dispatch_uid="games.on_vacation"
     )
     account_services.clock_use(_site_now)
+    # a visitor who asked for a seat through an invitation link gets it as
+    # they sign up or log in
+    user_logged_in.connect(
+        invite_links.on_logged_in, dispatch_uid="games.invite_link_seat"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -10,12 +11,15 @@ from typing import Any, TypedDict
 
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from accounts.models import User, Vacation
+from accounts.models import Follow, User, Vacation
+from accounts.selectors import blocked_ids, following, friend_ids
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
+from . import clock
 from .models import (
     Game,
     Move,
@@ -35,8 +39,6 @@ def seats_with_users(*, vacations: bool = False) -> Prefetch:
     """
     seats = Seat.objects.select_related("user").order_by("number")
     if vacations:
-        from . import clock
-
         now = clock.now()
         seats = seats.annotate(
             vacation_until=Subquery(
@@ -123,6 +125,20 @@ def game_get(*, game_id: int) -> Game:
     return Game.objects.prefetch_related(seats_with_users(vacations=True)).get(
         pk=game_id
     )
+
+
+INVITE_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,43}")
+"""What an invitation link's token can look like (``secrets.token_urlsafe``):
+anything else is no token, and is not looked up."""
+
+
+def game_by_invite_token(*, token: str) -> Game | None:
+    """The game whose invitation link has ``token`` (whatever its state), with
+    its seats and their users; None for a token no game has."""
+    if not INVITE_TOKEN_PATTERN.fullmatch(token):
+        return None
+    games = Game.objects.defer("state").prefetch_related(seats_with_users())
+    return games.select_related("creator").filter(invite_token=token).first()
 
 
 def game_variant(*, game_id: int) -> str | None:
@@ -219,12 +235,39 @@ class SeatView:
     @property
     def may_join(self) -> bool:
         """A signed-in player with no seat here may take an open seat of a game
-        not started yet."""
+        not started yet (of a game with an invitation link, only through the
+        link: ``may_join_with_link``)."""
         return (
             self.game.status == Game.Status.OPEN
             and self.viewer is not None
             and self.seat is None
+            and self.game.invite_token is None
         )
+
+    @property
+    def link_open(self) -> bool:
+        """The game's invitation link still seats someone: the game has one,
+        has not started and has an open seat
+        (docs/together.md, "Invite by link")."""
+        return (
+            self.game.invite_token is not None
+            and self.game.status == Game.Status.OPEN
+            and any(seat.invite_status == Seat.Invite.OPEN for seat in self.seats)
+        )
+
+    @property
+    def may_join_with_link(self) -> bool:
+        """A signed-in player with no seat here may take a seat through the
+        game's invitation link (a visitor signs up or logs in first)."""
+        return self.link_open and self.viewer is not None and self.seat is None
+
+    @property
+    def invite_token(self) -> str | None:
+        """The secret of the game's invitation link, for its creator while the
+        game waits for players; None for everyone else (hidden information)."""
+        if self.is_creator and self.game.status == Game.Status.OPEN:
+            return self.game.invite_token
+        return None
 
     @property
     def may_cancel(self) -> bool:
@@ -378,9 +421,13 @@ def game_list_invitations(*, user: User) -> QuerySet[Game]:
 
 
 def game_list_open(*, user: User | None = None) -> QuerySet[Game]:
-    """Open games with a free seat (not those ``user`` already sits in)."""
+    """Open games with a free seat (not those ``user`` already sits in), but
+    not games whose seats go to those with their invitation link: only the
+    link leads to them."""
     free = Seat.objects.filter(game=OuterRef("pk"), invite_status=Seat.Invite.OPEN)
-    games = Game.objects.filter(Exists(free), status=Game.Status.OPEN)
+    games = Game.objects.filter(
+        Exists(free), status=Game.Status.OPEN, invite_token__isnull=True
+    )
     if user is not None and user.is_authenticated:
         games = games.exclude(
             Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
@@ -404,6 +451,95 @@ def game_list_for_player(*, user: User, finished: bool) -> QuerySet[Game]:
             seats__user=user, seats__invite_status="joined", status__in=statuses
         ).order_by("-created_at")
     )
+
+
+FRIENDS_GAMES_DAYS = 14
+"""How long a finished game stays in "Friends' games" (docs/together.md)."""
+
+
+def last_move_at() -> Coalesce:
+    """A game's time of its latest event (its start before any), for
+    ``annotate``: the order of "newest move first" lists."""
+    latest = Move.objects.filter(game=OuterRef("pk")).order_by("-ply")
+    return Coalesce(Subquery(latest.values("created_at")[:1]), F("started_at"))
+
+
+def friends_games(*, user: User, limit: int = 10) -> QuerySet[Game]:
+    """The home page's "Friends' games" (issue #26): games in progress, and
+    those finished in the last ``FRIENDS_GAMES_DAYS`` days, where a player
+    ``user`` follows sits (``user``'s own games with them too), newest move
+    first, at most ``limit``; seats prefetched (two queries in all). Each game
+    carries ``last_move_at`` (its start before any move)."""
+    followed = Follow.objects.filter(follower=user).values("followed_id")
+    # From the followed players' seats (the user index), as for profiles.
+    seated = Seat.objects.filter(user_id__in=followed).values("game_id")
+    cutoff = clock.now() - timedelta(days=FRIENDS_GAMES_DAYS)
+    games = (
+        Game.objects.filter(pk__in=seated)
+        .filter(
+            Q(status=Game.Status.ACTIVE)
+            | Q(status=Game.Status.FINISHED, finished_at__gte=cutoff)
+        )
+        .annotate(last_move_at=last_move_at())
+        .order_by(F("last_move_at").desc(nulls_last=True), "-pk")
+    )
+    return _with_seats(games[:limit])
+
+
+@dataclass(frozen=True)
+class InviteSuggestion:
+    """A name the new-game form's invite field suggests, and why: ``friend``
+    (you follow each other), ``following`` (you follow them) or ``opponent``
+    (you played them lately)."""
+
+    user: User
+    kind: str
+
+
+RECENT_OPPONENT_GAMES = 20
+"""How many of a player's latest games the invite suggestions take opponents
+from."""
+
+
+def invite_suggestions(*, user: User) -> list[InviteSuggestion]:
+    """Whom the invite field suggests (issue #26): friends by name, then the
+    rest of the players ``user`` follows by name, then the people of their
+    latest games, the most recent first; never a computer, ``user``, or a
+    player blocked either way (a block ends follows both ways)."""
+    friends = friend_ids(user=user)
+    followed = list(following(user=user))
+    suggestions = [InviteSuggestion(u, "friend") for u in followed if u.pk in friends]
+    suggestions += [
+        InviteSuggestion(u, "following") for u in followed if u.pk not in friends
+    ]
+    latest = (
+        Seat.objects.filter(user=user, invite_status=Seat.Invite.JOINED)
+        .exclude(game__status=Game.Status.CANCELLED)
+        .order_by("-game__created_at")
+        .values("game_id")[:RECENT_OPPONENT_GAMES]
+    )
+    seats = (
+        Seat.objects.filter(
+            game_id__in=latest,
+            invite_status=Seat.Invite.JOINED,
+            user__is_active=True,
+            user__computer_level="",
+        )
+        .exclude(user=user)
+        .select_related("user")
+        .order_by("-game__created_at", "number")
+    )
+    seen = {u.pk for u in followed}
+    opponents: list[User] = []
+    for seat in seats:
+        if seat.user is not None and seat.user.pk not in seen:
+            seen.add(seat.user.pk)
+            opponents.append(seat.user)
+    blocked = blocked_ids(user=user, among=[u.pk for u in opponents], either_way=True)
+    suggestions += [
+        InviteSuggestion(u, "opponent") for u in opponents if u.pk not in blocked
+    ]
+    return suggestions
 
 
 def game_moves(*, game: Game) -> QuerySet[Move]:
@@ -463,8 +599,6 @@ def seat_standings(*, game: Game) -> list[SeatStanding]:
 
 def seat_vacations(*, game: Game) -> dict[int, datetime]:
     """Seat number → end of the current vacation, for seats on vacation now."""
-    from . import clock
-
     seats = list(game.seats.all())
     if seats and all(hasattr(seat, "vacation_until") for seat in seats):
         # Prefetched with seats_with_users(vacations=True): no query.

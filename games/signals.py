@@ -42,3 +42,9 @@ push about that game while its player looks (``notify.presence``)."""
 
 page_closed = Signal()
 """That socket closed: ``channel_name`` (sent with ``asend``)."""
+
+watchers_asked = Signal()
+"""Asked, not announced: each receiver returns ``{game_id: watchers}``, how many
+signed-in people have the page of a game open now and no seat in it, for the
+games ``game_ids`` (None: every game watched now; ``games.watch``). ``notify``
+counts its open game pages (``notify.presence``)."""

@@ -3,7 +3,9 @@ from django.urls import path
 from . import (
     converters,  # noqa: F401  registers <game_id:...>
     history_views,
+    link_views,
     views,
+    watch_views,
 )
 
 app_name = "games"
@@ -21,8 +23,10 @@ urlpatterns = [
     path("games/<game_id:pk>/rematch/", views.game_rematch, name="rematch"),
     path("games/<game_id:pk>/resign/", views.game_resign, name="resign"),
     path("games/<game_id:pk>/record.json", views.game_record, name="record"),
+    path("join/<str:token>/", link_views.invite_link, name="link"),
     path("games/<game_id:pk>/replay/", history_views.game_replay, name="replay"),
     path("games/archive/", history_views.game_archive, name="archive"),
+    path("games/watch/", watch_views.game_watch, name="watch"),
     path("games/import/", history_views.game_import, name="import"),
     path("leaderboard/<str:family>/", history_views.leaderboard, name="leaderboard"),
     path(

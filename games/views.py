@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import replace_url
 
+from accounts.selectors import presence
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
@@ -33,6 +34,7 @@ from .models import Game, Seat
 from .replay import add_seat_users
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 from .results import final_results
+from .watch import game_watchers
 
 DEFAULT_DAYS_PER_MOVE = 3
 """The clock of a game against the computer (the player's turns only)."""
@@ -61,6 +63,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             awaiting=selectors.game_list_awaiting_move(user=user),
             waiting=selectors.game_list_waiting(user=user),
             finished=selectors.game_list_recently_finished(user=user),
+            # lazy: read by the full page only, not the lists' partial
+            friends_games=selectors.friends_games(user=user),
         )
         if wants_partial(request):  # live.js: the lists again, after the socket rang
             return render(request, "games/home.html#lists", context)
@@ -81,13 +85,22 @@ def game_new(request: SignedInHttpRequest) -> HttpResponse:
                 rated=data["rated"],
                 invitees=data["invite"],
                 computers=form.computers(),
+                invite_link=data["invite_link"],
             )
         except services.GameActionError as error:
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Game created."))
             return redirect("games:detail", pk=game.pk)
-    return render(request, "games/game_new.html", {"form": form})
+    return render(
+        request,
+        "games/game_new.html",
+        {
+            "form": form,
+            # the invite field's <datalist>: friends first (issue #26 item 5)
+            "invite_suggestions": selectors.invite_suggestions(user=request.user),
+        },
+    )
 
 
 @login_required
@@ -134,6 +147,10 @@ def _board_response(
         "notice": notice,
     }
     if game.first_seat is None:  # not started: the seats, no board
+        if view.invite_token is not None:  # its creator's, to share
+            context["invite_link"] = request.build_absolute_uri(
+                reverse("games:link", kwargs={"token": view.invite_token})
+            )
         return render(request, "games/game_detail.html", context)
     if engine is None:
         engine = selectors.game_engine(game)
@@ -163,6 +180,7 @@ def _board_response(
         board=board,
         round=engine.round,
         seats=selectors.seat_standings(game=game),
+        watchers=game_watchers(game=game),
     )
     if view.over:
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}
@@ -176,6 +194,10 @@ def _board_response(
     template = "games/game_detail.html"
     if wants_partial(request):
         template += "#board"
+    else:  # who is around, beside the players' names above the board
+        context["presence"] = presence(
+            users=[seat.user for seat in view.seats], viewer=request.user
+        )
     return render(request, template, context)
 
 

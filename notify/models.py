@@ -61,6 +61,7 @@ class Notice(models.Model):
         INVITED = "invited"
         STARTED = "started"
         FINISHED = "finished"
+        CHAT = "chat"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"

@@ -9,6 +9,10 @@ open page while it is younger than ``STALE``: a server process that died without
 closing its sockets stops hiding pushes within minutes, not after Daphne's
 socket timeout. Sockets of visitors who are not signed in are not recorded.
 Rows are in the database, so every server process and the task worker see them.
+
+The same rows say who is around and who watches (issue #26): :func:`online_ids`
+(a player with a game page open is online, ``accounts.selectors.presence``) and
+:func:`watcher_counts` (the watchers of a game: its viewers without a seat).
 """
 
 from __future__ import annotations
@@ -16,13 +20,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import Count, Exists, OuterRef, QuerySet
 
 from accounts.models import User
 from games import clock
+from games.models import Seat
 
 from .models import GamePage
 
@@ -37,6 +44,33 @@ def watching(*, user_id: int, game_id: int) -> bool:
     return GamePage.objects.filter(
         user_id=user_id, game_id=game_id, seen_at__gt=clock.now() - STALE
     ).exists()
+
+
+def _fresh() -> QuerySet[GamePage]:
+    return GamePage.objects.filter(seen_at__gt=clock.now() - STALE)
+
+
+def online_ids(*, user_ids: Iterable[int]) -> set[int]:
+    """The ids among ``user_ids`` of players with a game page open (one query)."""
+    return set(
+        _fresh().filter(user_id__in=list(user_ids)).values_list("user_id", flat=True)
+    )
+
+
+def watcher_counts(*, game_ids: Iterable[int] | None = None) -> dict[int, int]:
+    """Game id → how many signed-in people have its page open and no seat in
+    it, for ``game_ids`` (None: every game watched now); one query."""
+    seated = Seat.objects.filter(game_id=OuterRef("game_id"), user=OuterRef("user"))
+    pages = _fresh().exclude(Exists(seated))
+    if game_ids is not None:
+        pages = pages.filter(game_id__in=list(game_ids))
+    counts = (
+        pages.order_by()
+        .values("game_id")
+        .annotate(watchers=Count("user", distinct=True))
+        .values_list("game_id", "watchers")
+    )
+    return dict(counts)
 
 
 def _open(user_id: int, game_id: int, channel_name: str) -> None:

@@ -4,7 +4,8 @@ Connected in ``NotifyConfig.ready()``. The game side's news queue a task
 (``notify.tasks``) on the notifications' queue; a queue that is down is logged:
 a turn is still told by the deadline job; the other notices are lost. The
 deadline pass runs ``notify.jobs``; the game pages' sockets are recorded in
-``notify.presence``; the invitation limit asks which invitations were told.
+``notify.presence``; the invitation limit asks which invitations were told;
+who is online and how many watch a game are asked of the open pages.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django_tasks.base import Task
 
+from accounts import signals as account_signals
 from accounts.models import User
+from chat import signals as chat_signals
 from games import signals
 from games.jobs import Report
 
@@ -47,6 +50,10 @@ def on_game_started(*, game_id: int, started_by: int | None, **_: Any) -> None:
 
 def on_game_finished(*, game_id: int, **_: Any) -> None:
     _enqueue(tasks.game_finished, game_id)
+
+
+def on_message_posted(*, message_id: int, **_: Any) -> None:
+    _enqueue(tasks.message_posted, message_id)
 
 
 def on_deadline_pass(*, report: Report, **_: Any) -> None:
@@ -85,6 +92,16 @@ async def on_page_closed(*, channel_name: str, **_: Any) -> None:
     await presence.page_closed(_pages.pop(channel_name, None))
 
 
+def on_online_asked(*, user_ids: list[int], **_: Any) -> set[int]:
+    """Who of ``user_ids`` has a game page open (``accounts.selectors.presence``)."""
+    return presence.online_ids(user_ids=user_ids)
+
+
+def on_watchers_asked(*, game_ids: list[int] | None = None, **_: Any) -> dict[int, int]:
+    """The watchers of ``game_ids`` (or of every watched game): ``games.watch``."""
+    return presence.watcher_counts(game_ids=game_ids)
+
+
 def connect() -> None:
     """Subscribe to the game side's announcements (once: ``dispatch_uid``)."""
     for signal, receiver in (
@@ -96,5 +113,8 @@ def connect() -> None:
         (signals.invitations_told, on_invitations_told),
         (signals.page_opened, on_page_opened),
         (signals.page_closed, on_page_closed),
+        (signals.watchers_asked, on_watchers_asked),
+        (account_signals.online_asked, on_online_asked),
+        (chat_signals.message_posted, on_message_posted),
     ):
         signal.connect(receiver, dispatch_uid=f"notify.{receiver.__name__}")

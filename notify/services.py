@@ -50,6 +50,7 @@ KIND_FIELDS = {
     "started": "notify_game",
     "reminder": "notify_reminder",
     "finished": "notify_finished",
+    "chat": "notify_chat",
 }
 
 
@@ -98,7 +99,10 @@ def channels(
         choice in (Channel.BOTH, Channel.EMAIL)
         and bool(user.email)
         and frequency != User.EmailNotifications.NEVER
-        and (kind != "turn" or frequency == User.EmailNotifications.EACH_MOVE)
+        and (
+            kind not in ("turn", "chat")
+            or frequency == User.EmailNotifications.EACH_MOVE
+        )
     )
     if email and kind == "turn" and game is not None:
         email = user.email_computer_turns or not _against_computers(user, game)
@@ -307,4 +311,37 @@ def notify_finished(*, user: User, game: Game) -> Sent:
         "finished",
         lambda: emails.send_finished(user=user, game=game),
         {"seats": seats, "mine": mine},
+    )
+
+
+def _chat_emailed_lately(user: User, game: Game) -> bool:
+    """``user`` had a chat e-mail about ``game`` in the last
+    ``CHAT_EMAIL_QUIET_MINUTES``."""
+    since = clock.now() - timedelta(minutes=settings.CHAT_EMAIL_QUIET_MINUTES)
+    return Notice.objects.filter(
+        user=user, game=game, kind=Notice.Kind.CHAT, sent_at__gt=since
+    ).exists()
+
+
+def notify_chat(
+    *, user: User, game: Game, author: str, text: object, message_id: int
+) -> Sent:
+    """``author`` wrote ``text`` in ``game``, which ``user`` reads: a push for
+    each message, an e-mail at most once in ``CHAT_EMAIL_QUIET_MINUTES`` (the
+    claim of message ``message_id``); nothing while their page of it is open."""
+    if presence.watching(user_id=user.pk, game_id=game.pk):
+        return Sent()
+    email = not _chat_emailed_lately(user, game) and claim(
+        user=user, game=game, kind=Notice.Kind.CHAT, key=str(message_id)
+    )
+    return _notify(
+        user,
+        game,
+        "chat",
+        (
+            (lambda: emails.send_chat(user=user, game=game, author=author, text=text))
+            if email
+            else None
+        ),
+        {"author": author, "text": text},
     )

@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from django_tasks import task
 
 from accounts.models import User
+from chat import phrases
+from chat import selectors as chat_selectors
+from chat.models import Message
 from games import selectors
 from games.models import Game, Seat
 
@@ -121,4 +124,25 @@ def game_finished(game_id: int) -> str:
     for user in _people(_seats(game)):
         if services.claim(user=user, game=game, kind=Notice.Kind.FINISHED):
             sent += services.notify_finished(user=user, game=game)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+@task(queue_name=NOTIFY_QUEUE)
+def message_posted(message_id: int) -> str:
+    """Tell the readers of a chat message (``chat.selectors.message_readers``)
+    who are away from its game's page."""
+    message = (
+        Message.objects.select_related("game", "author").filter(pk=message_id).first()
+    )
+    if message is None:
+        return "stale"
+    sent = services.Sent()
+    for user in chat_selectors.message_readers(message=message):
+        sent += services.notify_chat(
+            user=user,
+            game=message.game,
+            author=message.author.username,
+            text=message.text or phrases.PHRASES.get(message.phrase, ""),
+            message_id=message.pk,
+        )
     return f"e-mails {sent.emails}, pushes {sent.pushes}"

@@ -1,6 +1,9 @@
-"""The apps depend on one another one way: notify → games → accounts (issue #24).
+"""The apps depend on one another one way: notify → chat → games → accounts
+(issue #24; chat, issue #26).
 
-accounts imports neither of the others; games imports accounts, never notify:
+accounts imports none of the others; games imports accounts, never chat nor
+notify (the game page draws the chat with chat's template tag); chat imports
+games and accounts, and announces a message (``chat.signals``) for notify:
 what the game side has to say it announces (``games.signals``), and notify
 subscribes in ``NotifyConfig.ready()``; the accounts side announces a block
 (``accounts.signals``) and games answers it. No import between the apps hides
@@ -18,9 +21,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "games", "notify")
+APPS = ("accounts", "games", "chat", "notify")
 PROJECT = "azulsite"
-ALLOWED = {"accounts": set(), "games": {"accounts"}, "notify": {"accounts", "games"}}
+ALLOWED = {
+    "accounts": set(),
+    "games": {"accounts"},
+    "chat": {"accounts", "games"},
+    "notify": {"accounts", "games", "chat"},
+}
 """Which apps each app may import: one direction, no cycle."""
 
 
@@ -89,8 +97,8 @@ def test_each_app_imports_only_the_apps_below_it(app):
 
 
 def test_the_allowed_directions_have_no_cycle():
-    """accounts, then games, then notify: each may import only those before it."""
-    order = ["accounts", "games", "notify"]
+    """accounts, games, chat, then notify: each may import only those before it."""
+    order = list(APPS)
     for app, below in ALLOWED.items():
         assert all(order.index(other) < order.index(app) for other in below)
 

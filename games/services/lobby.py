@@ -5,6 +5,7 @@ account has on invitations and games against the computer (issue #23)."""
 from __future__ import annotations
 
 import functools
+import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, cast
@@ -214,6 +215,25 @@ def _seating_check(
         raise GameActionError(_("More invitations than free seats."), "invites")
 
 
+INVITE_TOKEN_BYTES = 16
+"""The randomness of an invitation link's secret (``secrets.token_urlsafe``:
+22 URL-safe characters)."""
+
+
+def _invite_link_check(
+    *, players: int, invitees: Sequence[User], computers: Mapping[int, str]
+) -> None:
+    """Refuse an invitation link for a game with no seat left open for it."""
+    if len(invitees) >= players - 1 - len(computers):
+        raise GameActionError(
+            _(
+                "No seat is left open for the invitation link: invite fewer "
+                "players, take a computer out, or choose more players."
+            ),
+            "invite_link",
+        )
+
+
 def _new_seats(
     game: Game, *, creator: User, robots: Mapping[int, User], invitees: list[User]
 ) -> list[Seat]:
@@ -252,15 +272,20 @@ def game_create(
     rated: bool,
     invitees: Sequence[User] = (),
     computers: Mapping[int, str] = {},  # noqa: B006  (read, never changed)
+    invite_link: bool = False,
 ) -> Game:
     """Open a new game: the creator takes seat 0, ``computers`` (seat number to
     level) their seats, invitees the next free seats. A game whose seats are all
-    taken (the creator and computers) starts at once."""
+    taken (the creator and computers) starts at once. With ``invite_link`` the
+    open seats go to whoever has the game's secret link
+    (``Game.invite_token``; docs/together.md, "Invite by link")."""
     _game_settings_check(variant=variant, players=players, days_per_move=days_per_move)
     invitees = list(dict.fromkeys(invitees))
     _seating_check(
         creator=creator, players=players, invitees=invitees, computers=computers
     )
+    if invite_link:
+        _invite_link_check(players=players, invitees=invitees, computers=computers)
     with transaction.atomic():
         _computer_games_allowed(creator=creator, computers=computers)
         _invitations_allowed(creator=creator, invitees=invitees)
@@ -273,6 +298,9 @@ def game_create(
             days_per_move=days_per_move,
             rated=rated,
             creator=creator,
+            invite_token=(
+                secrets.token_urlsafe(INVITE_TOKEN_BYTES) if invite_link else None
+            ),
         )
         seats = _new_seats(game, creator=creator, robots=robots, invitees=invitees)
         Seat.objects.bulk_create(seats)
@@ -287,8 +315,11 @@ def game_create(
     return game
 
 
-def game_join(*, game_id: int, user: User) -> Game:
-    """Take the first open seat of an open game; start it when it is full."""
+def game_join(*, game_id: int, user: User, invite_token: str | None = None) -> Game:
+    """Take the first open seat of an open game; start it when it is full.
+    The open seats of a game with an invitation link go only to those who give
+    its token (``link_views``); nobody sits at a table with a player they
+    block or who blocks them."""
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.Status.OPEN:
@@ -300,6 +331,26 @@ def game_join(*, game_id: int, user: User) -> Game:
             if view.may_answer_invitation:
                 return _accept(game, mine, seats)
             raise GameActionError(_("You already have a seat here."), "seated")
+        if game.invite_token is not None and not (
+            invite_token is not None
+            and secrets.compare_digest(invite_token, game.invite_token)
+        ):
+            raise GameActionError(
+                _(
+                    "The open seats of this game go to those who have its "
+                    "invitation link."
+                ),
+                "invite_link",
+            )
+        seated = [s.user_id for s in seats if s.user_id is not None]
+        if blocked_ids(user=user, among=seated, either_way=True):
+            raise GameActionError(
+                _(
+                    "You cannot join this game: there is a block between you and "
+                    "one of its players."
+                ),
+                "blocked",
+            )
         seat = next((s for s in seats if s.invite_status == Seat.Invite.OPEN), None)
         if seat is None:
             raise GameActionError(_("There is no open seat left."), "full")

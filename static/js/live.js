@@ -1,7 +1,7 @@
 // Live pages over WebSockets. The sockets are doorbells: they only say that
 // something changed; the page then refetches its own view over HTTP.
 // - every signed-in page: /ws/user/ -> refetch the "your move" badge (and the
-//   home page's lists) (+ toast:
+//   home page's lists), or a game's chat panel (static/js/chat.js) (+ toast:
 //   one per game, closable, gone after a few seconds, none for the game on screen)
 // - a game page: /ws/games/<id>/ -> refetch the board when the ply or status moved,
 //   or when the ring says "redraw" (not a move: a player's vacation began or
@@ -125,6 +125,12 @@
     fetchBadge();
   }
 
+  // A game's chat changed (or, after a reconnect, may have): static/js/chat.js
+  // fetches the chat panel again if it is that game's.
+  function chatChanged(game) {
+    document.dispatchEvent(new CustomEvent("live:chat", { detail: { game: game } }));
+  }
+
   function watchGame(path) {
     var latest = null; // newest {ply, status} the socket announced
     var fetching = false;
@@ -197,11 +203,12 @@
     if (document.body.dataset.userSocket) {
       var first = true;
       socket(document.body.dataset.userSocket, function (msg) {
+        if (msg.type === "chat") { chatChanged(msg.game); return; }
         if (msg.type !== "user") return;
         refreshBadge(msg.your_turn ? msg.game : null);
         refreshLists();
       }, function () {
-        if (!first) { refreshBadge(null); refreshLists(); } // catch up after a reconnect
+        if (!first) { refreshBadge(null); refreshLists(); chatChanged(null); } // catch up after a reconnect
         first = false;
       });
     }

@@ -45,7 +45,10 @@ def test_a_blocked_player_cannot_invite_and_can_again_once_unblocked(
         and response["Location"] == "/accounts/players/binh/"
     )
     page = _text(ana_client.get("/accounts/players/binh/"))
-    assert "You blocked binh: they cannot invite you to a game any more." in page
+    assert (
+        "You blocked binh: no more invitations, joined games or chat between you."
+        in page
+    )
     assert ">Unblock</button>" in page
 
     refused = _invite(binh_client, "ana")

@@ -192,8 +192,8 @@ def test_board_partial_query_count(
     game = start_game(players[:2])
     client = client_for(_mover(game))
     client.get(reverse("games:home"))  # session loaded once before counting
-    # session, user, game, seats with their users and vacations
-    with django_assert_max_num_queries(4):
+    # session, user, game, seats with their users and vacations, watchers
+    with django_assert_max_num_queries(5):
         response = client.get(reverse("games:detail", args=[game.pk]), **HTMX)
     assert response.status_code == 200
 
@@ -207,8 +207,9 @@ def test_htmx_move_query_count(
     # session, user, the game's variant (which form reads the
     # POST), (savepoint), locked game, seats with users and vacations, INSERT
     # moves, UPDATE game, (release savepoint) — the next player's deadline reads
-    # the vacation their seat carries, and the answer fetches nothing again
-    with django_assert_max_num_queries(9):
+    # the vacation their seat carries, and the answer fetches nothing again but
+    # its watchers (issue #26)
+    with django_assert_max_num_queries(10):
         response = client.post(
             reverse("games:move", args=[game.pk]),
             move_post_data(move, game.ply),

@@ -26,6 +26,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from chat.models import Message
 from games import selectors, services
 from games.engine import record
 from games.models import Game, Move, Seat
@@ -42,6 +43,7 @@ FIELDS = [
     "next", "language", "action", "days", "invite", "days_per_move", "record",
     "username", "password", "password1", "password2", "email", "old_password",
     "new_password1", "new_password2", "email_turns", "csrfmiddlewaretoken",
+    "text", "phrase", "on", "message", "token", "invite_link", "family",
 ]  # fmt: skip
 ODD = [
     "²", "٣", "9" * 5000, str(2**63), str(2**63 - 1), "-1", "0", "00", "1e9",
@@ -91,13 +93,15 @@ def world(make_user, start_game) -> dict[str, Any]:
     }
 
 
-def _snapshot(ids: list[int]) -> tuple[list[Any], list[Any], int]:
-    """The three games' rows, their seats and how many moves they hold (a game
-    the fuzz itself creates through the lobby does not count)."""
+def _snapshot(ids: list[int]) -> tuple[list[Any], list[Any], int, int]:
+    """The three games' rows, their seats and how many moves and chat messages
+    they hold (a game the fuzz itself creates through the lobby does not
+    count)."""
     return (
         list(Game.objects.filter(pk__in=ids).order_by("pk").values()),
         list(Seat.objects.filter(game_id__in=ids).order_by("pk").values()),
         Move.objects.filter(game_id__in=ids).count(),
+        Message.objects.filter(game_id__in=ids).count(),
     )
 
 
@@ -113,11 +117,12 @@ def _routes(world: dict[str, Any], *, writes: bool) -> list[tuple[str, str]]:
             "games:import", "signup", "settings", "password_reset", "login",
             "password_change", "password_change_done", "password_reset_done",
             "password_reset_complete", "admin:index", "admin:login",
+            "games:watch",
         )
     ]  # fmt: skip
     get += [
         reverse(n, args=[pk])
-        for n in ("games:detail", "games:record", "games:replay")
+        for n in ("games:detail", "games:record", "games:replay", "chat:panel")
         for pk in ids
     ]
     get += [
@@ -129,6 +134,7 @@ def _routes(world: dict[str, Any], *, writes: bool) -> list[tuple[str, str]]:
         reverse("profile", args=[name]),
         reverse("password_reset_confirm", args=["MQ", "set-password"]),
         reverse("password_reset_confirm", args=["%00", "x-y"]),
+        reverse("games:link", args=["no-such-invitation-link"]),
     ]
     routes = [("get", path) for path in get]
     if writes:
@@ -141,6 +147,13 @@ def _routes(world: dict[str, Any], *, writes: bool) -> list[tuple[str, str]]:
             )
         ]  # fmt: skip
         posts += [reverse("games:move", args=[pk]) for pk in ids]
+        posts += [
+            reverse(n, args=[pk])
+            for n in ("chat:post", "chat:switch", "chat:mute", "chat:report")
+            for pk in ids
+        ]
+        posts += [reverse(n, args=[name]) for n in ("player_follow", "player_unfollow")]
+        posts += [reverse("games:link", args=["no-such-invitation-link"])]
         # Lobby actions on the games a spectator cannot join, leave or end (the
         # open game would rightly take a join): each must be refused.
         posts += [

@@ -45,6 +45,7 @@ def test_every_queue_has_workers_of_its_own_in_deploy():
         "invited",
         "game_started",
         "game_finished",
+        "message_posted",
     }
     assert {t.queue_name for t in notices} == {notify.tasks.NOTIFY_QUEUE}
     assert settings.TASK_QUEUES == [tasks.COMPUTER_QUEUE, notify.tasks.NOTIFY_QUEUE]

@@ -1,0 +1,181 @@
+"""Who may read and write a game's chat, and what each reader sees (issue #26).
+
+The one place for the rules of docs/together.md "Talk in a game":
+
+- Chat is among a game's people: the players who joined it, computers aside. A
+  game with fewer than two of them has none.
+- Each player's chat in a game is on or off: their choice for that game
+  (``GameChat``) if they made one, else their setting for all games
+  (``User.chat``): with everyone, off, or — the default — with friends, which
+  is on when every other person at the table is their friend (they follow each
+  other, ``accounts.selectors.friend_ids``).
+- A reader reads a message when their chat is on there, and the author is
+  neither muted by them (``Mute``) nor blocked either way
+  (``accounts.selectors.blocked_ids``). A player may write while their chat is
+  on, the game has started, and at least one other person could read them.
+- Nobody else — visitors, other players, the admins' pages aside — reads a word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from accounts import selectors as accounts_selectors
+from accounts.models import User
+from games.models import Game, Seat
+
+from .models import GameChat, Message, Mute, Report
+
+
+def people(*, game: Game, seats: Sequence[Seat] | None = None) -> list[User]:
+    """The game's people (joined, not computers), in seat order."""
+    rows = seats if seats is not None else game.seats.select_related("user")
+    return [
+        seat.user
+        for seat in sorted(rows, key=lambda s: s.number)
+        if seat.user is not None
+        and not seat.user.is_computer
+        and seat.invite_status == Seat.Invite.JOINED
+    ]
+
+
+def _chat_on(user: User, others: Sequence[User], choice: bool | None) -> bool:
+    if choice is not None:
+        return choice
+    if user.chat == User.Chat.EVERYONE:
+        return True
+    if user.chat == User.Chat.NOBODY:
+        return False
+    friends = accounts_selectors.friend_ids(user=user)
+    return all(other.pk in friends for other in others)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One person of the game as ``ChatView.viewer`` sees them."""
+
+    user: User
+    on: bool
+    """Their chat is on in this game."""
+    muted: bool
+    """The viewer mutes them."""
+    blocked: bool
+    """A block between them and the viewer, either way."""
+
+
+@dataclass(frozen=True)
+class ChatView:
+    """A game's chat as one of its people sees it (:func:`chat_view`)."""
+
+    game: Game
+    viewer: User
+    on: bool
+    """The viewer's chat is on in this game."""
+    others: tuple[Reader, ...]
+    messages: tuple[Message, ...] = ()
+    """What the viewer reads, oldest first (empty while their chat is off)."""
+    reported: frozenset[int] = field(default_factory=frozenset)
+    """The messages the viewer reported."""
+
+    @property
+    def readers(self) -> list[User]:
+        """Who would read what the viewer writes now."""
+        return [r.user for r in self.others if r.on and not r.blocked]
+
+    @property
+    def started(self) -> bool:
+        return self.game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+
+    @property
+    def may_write(self) -> bool:
+        return self.on and self.started and bool(self.readers)
+
+    @property
+    def blocked_all(self) -> bool:
+        """Every other person is blocked, either way: the chat is closed."""
+        return all(r.blocked for r in self.others)
+
+
+def _view(game: Game, viewer: User, table: list[User]) -> ChatView | None:
+    if viewer not in table or len(table) < 2:
+        return None
+    ids = [u.pk for u in table]
+    choices = dict(
+        GameChat.objects.filter(game=game, user_id__in=ids).values_list("user_id", "on")
+    )
+    others = [u for u in table if u.pk != viewer.pk]
+    muted = set(
+        Mute.objects.filter(muter=viewer, muted_id__in=ids).values_list(
+            "muted_id", flat=True
+        )
+    )
+    blocked = accounts_selectors.blocked_ids(
+        user=viewer, among=[u.pk for u in others], either_way=True
+    )
+    readers = tuple(
+        Reader(
+            user=other,
+            on=_chat_on(
+                other, [u for u in table if u.pk != other.pk], choices.get(other.pk)
+            ),
+            muted=other.pk in muted,
+            blocked=other.pk in blocked,
+        )
+        for other in others
+    )
+    return ChatView(
+        game=game,
+        viewer=viewer,
+        on=_chat_on(viewer, others, choices.get(viewer.pk)),
+        others=readers,
+    )
+
+
+def chat_view(
+    *, game: Game, user: object, seats: Sequence[Seat] | None = None
+) -> ChatView | None:
+    """The chat of ``game`` as ``user`` sees it, with the messages they read;
+    None when they are not one of its people (or it has no chat)."""
+    if not isinstance(user, User):
+        return None
+    view = _view(game, user, people(game=game, seats=seats))
+    if view is None or not view.on:
+        return view
+    hidden = {r.user.pk for r in view.others if r.muted or r.blocked}
+    shown = tuple(
+        Message.objects.filter(game=game)
+        .exclude(author_id__in=hidden)
+        .select_related("author")
+    )
+    reported = frozenset(
+        Report.objects.filter(reporter=user, message__game=game).values_list(
+            "message_id", flat=True
+        )
+    )
+    return ChatView(
+        game=view.game,
+        viewer=view.viewer,
+        on=True,
+        others=view.others,
+        messages=shown,
+        reported=reported,
+    )
+
+
+def message_readers(*, message: Message) -> list[User]:
+    """The people who read ``message`` (its author aside): whose chat is on
+    in its game, who neither mute its author nor block them, nor are blocked."""
+    game = message.game
+    table = people(game=game)
+    readers = []
+    for user in table:
+        if user.pk == message.author_id:
+            continue
+        view = _view(game, user, table)
+        if view is None or not view.on:
+            continue
+        author = next(r for r in view.others if r.user.pk == message.author_id)
+        if not author.muted and not author.blocked:
+            readers.append(user)
+    return readers

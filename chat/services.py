@@ -1,0 +1,120 @@
+"""Every write of the chat (issue #26): a message, a game's on/off, a mute, a
+report. Each checks what ``chat.selectors`` allows, in one transaction, and
+rings the pages of the game's people after the commit (``games.notifications``:
+their chat panels fetch themselves again)."""
+
+from __future__ import annotations
+
+import functools
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import User
+from games import clock, notifications
+from games.models import Game
+
+from . import phrases, selectors, signals
+from .models import MAX_LENGTH, GameChat, Message, Mute, Report
+
+
+class ChatError(ValueError):
+    """A refused chat action; ``message`` is for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _view(game: Game, user: User) -> selectors.ChatView:
+    view = selectors.chat_view(game=game, user=user)
+    if view is None:
+        raise ChatError(_("Only the people playing this game can talk in it."))
+    return view
+
+
+def _ring(game: Game, user_ids: list[int]) -> None:
+    transaction.on_commit(
+        functools.partial(notifications.chatted, game_id=game.pk, user_ids=user_ids)
+    )
+
+
+def message_post(
+    *, game: Game, author: User, text: str = "", phrase: str = ""
+) -> Message:
+    """``author`` writes ``text`` (or the quick phrase ``phrase``) in ``game``."""
+    text = " ".join(text.split()) if text else ""
+    if phrase and text:
+        raise ChatError(_("Write a message or choose a quick phrase, not both."))
+    if phrase and phrase not in phrases.PHRASES:
+        raise ChatError(_("There is no such quick phrase."))
+    if not phrase and not text:
+        raise ChatError(_("Write something first."))
+    if len(text) > MAX_LENGTH:
+        raise ChatError(
+            ngettext(
+                "A message can be at most %(count)d character long.",
+                "A message can be at most %(count)d characters long.",
+                MAX_LENGTH,
+            )
+            % {"count": MAX_LENGTH}
+        )
+    view = _view(game, author)
+    if not view.started:
+        raise ChatError(_("The chat opens when the game starts."))
+    if view.blocked_all:
+        raise ChatError(_("You cannot write to the players of this game."))
+    if not view.on:
+        raise ChatError(_("Your chat is off in this game: turn it on to write."))
+    if not view.readers:
+        raise ChatError(_("Nobody at this table has the chat on."))
+    with transaction.atomic():
+        message = Message.objects.create(
+            game=game,
+            author=author,
+            text=text,
+            phrase=phrase,
+            ply=game.ply,
+            created_at=clock.now(),
+        )
+        _ring(game, [author.pk, *(u.pk for u in view.readers)])
+        transaction.on_commit(
+            functools.partial(
+                signals.message_posted.send, sender=Message, message_id=message.pk
+            )
+        )
+    return message
+
+
+def chat_switch(*, game: Game, user: User, on: bool) -> None:
+    """``user`` turns the chat of ``game`` on or off for themself."""
+    view = _view(game, user)
+    with transaction.atomic():
+        GameChat.objects.update_or_create(game=game, user=user, defaults={"on": on})
+        _ring(game, [user.pk, *(r.user.pk for r in view.others)])
+
+
+def mute_set(*, muter: User, muted: User, on: bool) -> None:
+    """``muter`` mutes ``muted`` (``on``) or stops muting them."""
+    if muter.pk == muted.pk:
+        raise ChatError(_("You cannot mute yourself."))
+    with transaction.atomic():
+        if on:
+            Mute.objects.get_or_create(muter=muter, muted=muted)
+        else:
+            Mute.objects.filter(muter=muter, muted=muted).delete()
+
+
+def report_create(*, message: Message, reporter: User) -> Report:
+    """``reporter`` reports ``message`` to the admins: one they read, not theirs."""
+    if message.author_id == reporter.pk:
+        raise ChatError(_("You cannot report your own message."))
+    view = _view(message.game, reporter)
+    if message not in view.messages:
+        raise ChatError(_("There is no such message here."))
+    try:
+        with transaction.atomic():
+            return Report.objects.create(message=message, reporter=reporter)
+    except IntegrityError:
+        return Report.objects.get(message=message, reporter=reporter)
