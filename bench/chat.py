@@ -125,6 +125,7 @@ async def open_pages(port: int, share: list[Page], conn: Connection) -> None:
     fetches its chat panel, as chat.js does; records ``(game, player, rung,
     drawn, words)`` for each, and sends them all when told to stop."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
     from websockets.typing import Origin
 
     origin = Origin(f"http://127.0.0.1:{port}")
@@ -132,6 +133,21 @@ async def open_pages(port: int, share: list[Page], conn: Connection) -> None:
     ready: list[int] = []
 
     async def page(game_id: int, user_id: int, session: str) -> None:
+        # A handshake refused in the opening crowd is tried again, as a
+        # browser's page would (static/js/live.js).
+        for attempt in range(5):
+            try:
+                await one_page(game_id, user_id, session)
+                return
+            except (OSError, ConnectionClosed):
+                if game_id in opened.get(user_id, ()):
+                    raise  # it worked, then broke: not the opening's crowd
+                await asyncio.sleep(0.5 * (attempt + 1))
+        await one_page(game_id, user_id, session)
+
+    opened: dict[int, set[int]] = {}
+
+    async def one_page(game_id: int, user_id: int, session: str) -> None:
         headers = {"Cookie": f"sessionid={session}"}
         async with (
             connect(
@@ -148,6 +164,7 @@ async def open_pages(port: int, share: list[Page], conn: Connection) -> None:
             ) as player,
         ):
             await board.recv()  # the hello: the current ply
+            opened.setdefault(user_id, set()).add(game_id)
             ready.append(game_id)
             async for raw in player:
                 rung = time.monotonic()
