@@ -31,10 +31,8 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import json  # noqa: E402
 import multiprocessing  # noqa: E402
-import os  # noqa: E402
 import random  # noqa: E402
 import secrets  # noqa: E402
-import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
@@ -44,8 +42,14 @@ from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.http import free_port, server_env  # noqa: E402
-from bench.ws import percentiles, raise_open_files_limit  # noqa: E402
+from bench.http import server_env  # noqa: E402
+from bench.ws import (  # noqa: E402
+    daphne,
+    django_ready,
+    percentiles,
+    raise_open_files_limit,
+    session_key,
+)
 
 CSRF = secrets.token_hex(16)
 
@@ -56,20 +60,7 @@ Page = tuple[int, int, str]
 def prepare(env: dict[str, str], games: int) -> list[Page]:
     """Migrate; ``games`` started games, each between two people of its own
     who chat with everyone; a session for each person."""
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "azulsite.settings")
-    import django
-
-    django.setup()
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
+    django_ready(env)
     from accounts.models import User
     from games import services
 
@@ -91,13 +82,7 @@ def prepare(env: dict[str, str], games: int) -> list[Page]:
             invitees=[pair[1]],
         )
         services.game_invitation_respond(game_id=game.pk, user=pair[1], accept=True)
-        for user in pair:
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            pages.append((game.pk, user.pk, str(session.session_key)))
+        pages += [(game.pk, user.pk, session_key(user)) for user in pair]
     return pages
 
 
@@ -292,26 +277,8 @@ def main() -> int:
             env["REDIS_URL"] = args.redis_url
             env["CHANNEL_LAYER_PREFIX"] = f"bench-{secrets.token_hex(4)}"
         pages = prepare(env, args.games)
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1"]
-            + ["-p", str(port), "azulsite.asgi:application"],
-            cwd=ROOT,
-            env=env,
-        )
-        try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(
-                        f"http://127.0.0.1:{port}/accounts/login/", timeout=1
-                    ).read()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+        with daphne(env) as port:
             run(port, pages, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     return 0
 
 

@@ -45,6 +45,7 @@ if sys.path and sys.path[0] == __import__("os").path.dirname(__file__):
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
+import contextlib  # noqa: E402
 import json  # noqa: E402
 import multiprocessing  # noqa: E402
 import os  # noqa: E402
@@ -57,7 +58,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.parse  # noqa: E402
 import urllib.request  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from multiprocessing.connection import Connection  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -87,8 +88,8 @@ def percentiles(values: list[float]) -> str:
     )
 
 
-def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]:
-    """Migrate; two players with ``games`` started games; a session for each."""
+def django_ready(env: dict[str, str]) -> None:
+    """Migrate the server's database and set Django up here, on it."""
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
         cwd=ROOT,
@@ -100,9 +101,50 @@ def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]
     import django
 
     django.setup()
+
+
+def session_key(user: Any) -> str:
+    """A signed-in session of ``user`` (its cookie's value)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return str(session.session_key)
+
+
+@contextlib.contextmanager
+def daphne(env: dict[str, str]) -> Iterator[int]:
+    """One Daphne process started the stock way on ``env``; its port, once it
+    answers."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1"]
+        + ["-p", str(port), "azulsite.asgi:application"],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/accounts/login/", timeout=1
+                ).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]:
+    """Migrate; two players with ``games`` started games; a session for each."""
+    django_ready(env)
     from accounts.models import User
     from games import services
 
@@ -120,14 +162,7 @@ def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]
         )
         services.game_invitation_respond(game_id=game.pk, user=users[1], accept=True)
         game_ids.append(game.pk)
-    sessions = {}
-    for user in users:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        sessions[user.pk] = str(session.session_key)
+    sessions = {user.pk: session_key(user) for user in users}
     return game_ids, sessions
 
 
@@ -551,26 +586,8 @@ def main() -> int:
             env["REDIS_URL"] = args.redis_url
             env["CHANNEL_LAYER_PREFIX"] = f"bench-{secrets.token_hex(4)}"
         game_ids, sessions = prepare(env, args.games)
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1"]
-            + ["-p", str(port), "azulsite.asgi:application"],
-            cwd=ROOT,
-            env=env,
-        )
-        try:
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(
-                        f"http://127.0.0.1:{port}/accounts/login/", timeout=1
-                    ).read()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+        with daphne(env) as port:
             run(port, game_ids, sessions, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
     return 0
 
 
