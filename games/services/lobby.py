@@ -117,7 +117,8 @@ def _invitations_since(creator: User, since: Any) -> list[Any]:
 
 def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
     """Refuse invitations that would flood a player (issue #23): to a player who
-    blocks ``creator`` (the message does not say why), to one ``creator``
+    blocks ``creator`` or whom ``creator`` blocks (issue #26; the message does
+    not say why), to one ``creator``
     already invited to a game not started yet, or beyond
     ``INVITATIONS_PER_HOUR`` invitations of ``creator`` in the last hour.
     (The invitee's side, ``INVITATION_NOTICES_PER_HOUR``, is
@@ -127,7 +128,9 @@ def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
     if not invitees:
         return
     User.objects.select_for_update().filter(pk=creator.pk).first()
-    blockers = blocked_ids(user=creator, among=[u.pk for u in invitees])
+    blockers = blocked_ids(
+        user=creator, among=[u.pk for u in invitees], either_way=True
+    )
     if blockers:
         names = [u.username for u in invitees if u.pk in blockers]
         raise GameActionError(

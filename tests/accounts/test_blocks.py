@@ -193,6 +193,24 @@ def test_the_service_refuses_an_invitation_to_a_blocker(players):
     assert refused.value.code == "invite_blocked"
 
 
+def test_nor_does_a_blocker_invite_the_player_they_block(players):
+    ana, binh = players[:2]
+    Block.objects.create(blocker=ana, blocked=binh)
+    with pytest.raises(services.GameActionError) as refused:
+        services.game_create(
+            creator=ana,
+            variant="classic",
+            players=2,
+            days_per_move=3,
+            rated=False,
+            invitees=[binh],
+        )
+    assert refused.value.message == (
+        "You cannot invite binh. Invite someone else, or leave the seat open."
+    )
+    assert not Game.objects.filter(creator=ana).exists()
+
+
 def test_an_invitation_notice_still_queued_when_blocked_is_not_sent(
     players, client_for, mailoutbox
 ):
