@@ -1,5 +1,6 @@
-"""Command line: ``replay FILE``, ``random --variant V --players N --seed S`` and
-``suggest --level L [--seconds S] [--seed N] FILE``."""
+"""Command line: ``replay FILE``, ``random --variant V --players N --seed S``,
+``suggest --level L [--seconds S] [--seed N] FILE`` and
+``review [--seconds S] [--seed N] FILE``."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .record import (
     random_game,
     replay_summary,
 )
+from .review import DEFAULT_SECONDS, review
 from .variants import PLAYERS, VARIANT_NAMES
 
 
@@ -36,8 +38,18 @@ def main(argv: list[str] | None = None) -> int:
     suggest.add_argument("--seconds", type=float, default=None, help="strong's budget")
     suggest.add_argument("--seed", type=int, default=0)
     suggest.add_argument("file", type=Path)
+    reviewed = commands.add_parser(
+        "review", help="review a finished record, print the review as JSON"
+    )
+    reviewed.add_argument(
+        "--seconds", type=float, default=DEFAULT_SECONDS, help="budget a decision"
+    )
+    reviewed.add_argument("--seed", type=int, default=0)
+    reviewed.add_argument("file", type=Path)
     args = parser.parse_args(argv)
 
+    if args.command == "review":
+        return _review(args.file, args.seconds, args.seed)
     if args.command == "suggest":
         return _suggest(args.file, args.level, args.seconds, args.seed)
 
@@ -57,6 +69,31 @@ def main(argv: list[str] | None = None) -> int:
 
     game = random_game(args.variant, args.players, args.seed)
     print(dumps(export(game, default_names(args.players))))
+    return 0
+
+
+def _review(file: Path, seconds: float, seed: int) -> int:
+    """Print the review of a finished record (refused as ``replay`` refuses)."""
+    try:
+        text = file.read_bytes()
+    except OSError as error:
+        print(f"record: cannot read {file}: {error.strerror}", file=sys.stderr)
+        return 1
+    try:
+        replay_summary(text)  # malformed or unfinished: the same refusal
+        game = load(text).game
+    except RecordError as error:
+        print(str(error), file=sys.stderr)
+        return 1
+    done = review(
+        game.events(),
+        variant=game.variant,
+        players=game.players,
+        first_seat=game.first_seat,
+        seconds=seconds,
+        seed=seed,
+    )
+    print(json.dumps(done.to_json()))
     return 0
 
 

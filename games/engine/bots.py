@@ -125,6 +125,20 @@ def choose(
     raise TypeError("not a game this module knows")
 
 
+def candidates(game: Game, limit: int) -> list[Decision]:
+    """At most ``limit`` of the legal decisions of the seat to move, the most
+    promising first, by the strong level's move ordering (what a review weighs
+    beside the decision played: ``review.py``)."""
+    moves: Sequence[Decision]
+    if isinstance(game, ClassicGame):
+        moves = _ClassicRules().candidates(game, game.legal_moves())
+    elif isinstance(game, PavilionGame):
+        moves = _PavilionRules().candidates(game, game.legal_moves())
+    else:
+        raise TypeError("not a game this module knows")
+    return list(moves[:limit])
+
+
 def _decide(game: G, rules: _Rules[G, M], level: str, nodes: int, seed: int) -> M:
     """``choose`` once the family's rules are known: ``nodes`` is the strong
     level's budget."""

@@ -1,0 +1,281 @@
+"""The review of a finished game (issue #27 item 3, the engine's part): what
+each decision cost, how lucky each deal and supply draw was, and each seat's
+accuracy, from the evaluator (``evaluate.py``).
+
+- **Decisions.** At each decision the one played and the strong level's most
+  promising others (``bots.candidates``, ``CANDIDATES`` of them) are each
+  played on a copy and evaluated with the same random draws (common random
+  numbers: their differences are far less noisy than their values). The best
+  of them is then weighed against the played one again on fresh draws (the
+  largest of several noisy values is too large: that excess is not the
+  player's loss). A decision's *loss* is the best one's expected margin minus
+  the played one's (0 when the played one is best), in expected final
+  points; its label, by
+  ``THRESHOLDS``: a blunder from 10 points, a mistake from 5, an inaccuracy
+  from 2. A forced decision (the only legal one) is not weighed and never
+  labelled.
+- **Chance.** Each deal and supply draw: its *luck* for each seat is the
+  seat's expected margin after the draw minus before it (before, the
+  evaluator averages over every draw the public counts allow; so over many
+  draws a seat's luck averages about zero).
+- **Seats.** A seat's *lost* is the sum of its losses (skill), its *luck* the
+  sum of its draws' luck; its *accuracy* the mean over its weighed decisions
+  of ``100 × exp(−loss / ACCURACY_SCALE)``: 100 for a game of best decisions,
+  37 for a decision that threw away 5 points.
+
+Only a finished game is reviewed (:func:`review` refuses any other). The
+budget is ``seconds`` of playouts per decision, counted as playouts
+(``PLAYOUTS_PER_SECOND`` of the family, fewer with more players, as the bots
+count nodes), never the clock: the same record, ``seconds`` and ``seed`` give
+the same review on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .bots import Decision, candidates
+from .classic import ClassicGame
+from .common import Game
+from .evaluate import evaluate
+from .record import new_game
+
+CANDIDATES = 5
+"""The strong level's likeliest decisions weighed beside the played one."""
+THRESHOLDS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
+"""Labels by expected points lost, worst first."""
+ACCURACY_SCALE = 5.0
+PLAYOUTS_PER_SECOND = {"classic": 750, "pavilion": 150}
+"""Evaluator playouts one second buys on the development machine with two
+players, by family (measured: 1.3 ms and 6.8 ms a playout)."""
+MIN_SAMPLES = 8
+DEFAULT_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    event: int
+    """Its index in the record's events."""
+    seat: int
+    played: dict[str, Any]
+    best: dict[str, Any]
+    lost: float
+    """Expected final points the played decision gave away against the best."""
+    label: str
+    """``blunder``, ``mistake``, ``inaccuracy`` or empty."""
+    forced: bool
+    alternatives: tuple[tuple[dict[str, Any], float], ...]
+    """The decisions weighed and the mover's expected margin after each, best first."""
+
+
+@dataclass(frozen=True)
+class ChanceReview:
+    event: int
+    kind: str
+    """``deal`` or ``supply``."""
+    luck: tuple[float, ...]
+    """Each seat's expected margin after the draw minus before it."""
+
+
+@dataclass(frozen=True)
+class SeatReview:
+    seat: int
+    lost: float
+    luck: float
+    accuracy: float
+    labels: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Review:
+    decisions: tuple[DecisionReview, ...]
+    chances: tuple[ChanceReview, ...]
+    seats: tuple[SeatReview, ...]
+    timeline: tuple[tuple[float, ...], ...]
+    """Each seat's expected margin after each event (the chart's line)."""
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``python -m games.engine review`` prints."""
+        return {
+            "decisions": [
+                {
+                    "event": d.event,
+                    "seat": d.seat,
+                    "played": d.played,
+                    "best": d.best,
+                    "lost": round(d.lost, 2),
+                    "label": d.label,
+                    "forced": d.forced,
+                }
+                for d in self.decisions
+            ],
+            "chances": [
+                {
+                    "event": c.event,
+                    "kind": c.kind,
+                    "luck": [round(v, 2) for v in c.luck],
+                }
+                for c in self.chances
+            ],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "lost": round(s.lost, 2),
+                    "luck": round(s.luck, 2),
+                    "accuracy": round(s.accuracy, 1),
+                    **dict(s.labels),
+                }
+                for s in self.seats
+            ],
+        }
+
+
+def label(lost: float) -> str:
+    """The label of a decision that gave away ``lost`` expected points."""
+    return next((name for name, limit in THRESHOLDS if lost >= limit), "")
+
+
+def playouts(game: Game, seconds: float) -> int:
+    """Playouts ``seconds`` buy for ``game``'s family and player count."""
+    family = "classic" if isinstance(game, ClassicGame) else "pavilion"
+    rate = PLAYOUTS_PER_SECOND[family] * (2 / game.players) ** 1.4
+    return max(MIN_SAMPLES, int(seconds * rate))
+
+
+@dataclass(frozen=True)
+class _Weighed:
+    lost: float
+    valued: tuple[tuple[dict[str, Any], float], ...]
+    after: tuple[float, ...]
+    """Every seat's expected margin after the played decision."""
+
+
+def _weigh(game: Game, played: Decision, budget: int, seed: int) -> _Weighed:
+    """The played decision against the likeliest others. Half the budget
+    screens them all on the same draws; the other half weighs the best of them
+    against the played one again, on fresh draws, so that the best's luck in
+    the screening (the largest of several noisy values is too large) does not
+    count as the player's loss."""
+    seat = game.to_move()
+    assert seat is not None
+    choices = candidates(game, CANDIDATES)
+    if played not in choices:
+        choices.append(played)
+
+    def value(choice: Decision, samples: int, draws: int) -> tuple[float, ...]:
+        child = game.copy()
+        child.push(choice)
+        return evaluate(child, samples=samples, seed=draws).margins
+
+    screening = max(MIN_SAMPLES, budget // (2 * len(choices)))
+    screened = {choice: value(choice, screening, seed) for choice in choices}
+    valued = sorted(choices, key=lambda c: -screened[c][seat])
+    best = valued[0]
+    if best == played:
+        lost, after = 0.0, screened[played]
+    else:
+        final = max(MIN_SAMPLES, budget // 4)
+        after = value(played, final, seed + 1)
+        lost = max(0.0, value(best, final, seed + 1)[seat] - after[seat])
+    return _Weighed(
+        lost=lost,
+        valued=tuple((c.to_event(), screened[c][seat]) for c in valued),
+        after=after,
+    )
+
+
+def luck(
+    game: Game, event: Mapping[str, Any], *, samples: int, seed: int
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Apply the chance ``event`` (a deal or supply draw) to ``game``; each
+    seat's luck in it (expected margin after minus before), and the margins
+    after."""
+    before = evaluate(game, samples=samples, seed=seed).margins
+    game.apply_event(event)
+    after = evaluate(game, samples=samples, seed=seed).margins
+    return tuple(a - b for a, b in zip(after, before, strict=True)), after
+
+
+def review(
+    events: Sequence[Mapping[str, Any]],
+    *,
+    variant: str,
+    players: int,
+    first_seat: int,
+    seconds: float = DEFAULT_SECONDS,
+    seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Review the finished game of ``events`` (a record's, already checked:
+    ``record.load``); ``progress(done, total)`` hears of each event weighed."""
+    game = new_game(variant, players, first_seat)
+    end = game.copy()
+    for event in events:
+        end.apply_event(event)
+    if not end.is_over():
+        raise ValueError("only a finished game is reviewed")
+    decisions: list[DecisionReview] = []
+    chances: list[ChanceReview] = []
+    timeline: list[tuple[float, ...]] = []
+    current: tuple[float, ...] = (0.0,) * players
+    for index, event in enumerate(events):
+        budget = playouts(game, seconds)
+        if game.needs_chance():
+            half = max(MIN_SAMPLES, budget // 2)
+            chance, current = luck(game, event, samples=half, seed=seed)
+            chances.append(ChanceReview(index, next(iter(event)), chance))
+        else:
+            seat = game.to_move()
+            assert seat is not None
+            moves = game.legal_moves()
+            wanted = dict(event)
+            played = next(m for m in moves if m.to_event() == wanted)
+            if len(moves) == 1:  # forced: nothing to weigh, the value holds
+                decision = DecisionReview(
+                    index, seat, wanted, wanted, 0.0, "", True, ()
+                )
+            else:
+                weighed = _weigh(game, played, budget, seed + index)
+                decision = DecisionReview(
+                    index,
+                    seat,
+                    wanted,
+                    weighed.valued[0][0],
+                    weighed.lost,
+                    label(weighed.lost),
+                    False,
+                    weighed.valued,
+                )
+                current = weighed.after
+            decisions.append(decision)
+            game.push(played)
+        timeline.append(current)
+        if progress is not None:
+            progress(index + 1, len(events))
+    return Review(
+        decisions=tuple(decisions),
+        chances=tuple(chances),
+        seats=tuple(_seat(seat, decisions, chances) for seat in range(players)),
+        timeline=tuple(timeline),
+    )
+
+
+def _seat(
+    seat: int, decisions: Sequence[DecisionReview], chances: Sequence[ChanceReview]
+) -> SeatReview:
+    weighed = [d for d in decisions if d.seat == seat and not d.forced]
+    accuracy = (
+        sum(100 * math.exp(-d.lost / ACCURACY_SCALE) for d in weighed) / len(weighed)
+        if weighed
+        else 100.0
+    )
+    return SeatReview(
+        seat=seat,
+        lost=sum(d.lost for d in weighed),
+        luck=sum(c.luck[seat] for c in chances),
+        accuracy=accuracy,
+        labels={name: sum(d.label == name for d in weighed) for name, _ in THRESHOLDS},
+    )

@@ -1,0 +1,153 @@
+"""The review of a finished game (games/engine/review.py, issue #27 item 3):
+a planted blunder is labelled a blunder, forced decisions never are, luck
+averages about zero over the draws, and only finished games are reviewed."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+
+import pytest
+
+from games.engine import bots
+from games.engine.__main__ import main
+from games.engine.evaluate import evaluate
+from games.engine.record import default_names, dumps, export, new_game
+from games.engine.review import label, luck, review
+
+
+def _medium_game(variant: str, seed: int, plant_at_round: int | None = None):
+    """A game of two medium computers; with ``plant_at_round``, the first
+    decision of that round is instead the worst one by a quick evaluation.
+    Returns the game and the planted event's index (or None)."""
+    rng = random.Random(seed)
+    game = new_game(variant, 2)
+    planted = None
+    while not game.is_over():
+        if game.needs_chance():
+            game.chance(rng)
+            continue
+        moves = game.legal_moves()
+        if planted is None and game.round == plant_at_round and len(moves) > 1:
+            seat = game.to_move()
+
+            def worth(move, seat=seat):
+                child = game.copy()
+                child.push(move)
+                return evaluate(child, samples=16, seed=5).margins[seat]
+
+            planted = len(game.events())
+            game.push(min(moves, key=worth))
+            continue
+        game.push(bots.choose(game, "medium", seed=rng.randrange(10**6)))
+    return game, planted
+
+
+def _review(game, seconds: float = 0.2):
+    return review(
+        game.events(),
+        variant=game.variant,
+        players=game.players,
+        first_seat=game.first_seat,
+        seconds=seconds,
+    )
+
+
+def test_a_planted_blunder_is_labelled_a_blunder():
+    game, planted = _medium_game("classic", 11, plant_at_round=2)
+    done = _review(game, seconds=0.1)
+    decision = next(d for d in done.decisions if d.event == planted)
+    assert decision.label == "blunder"
+    assert decision.lost >= 10
+    assert decision.best != decision.played
+    # the best decision is among the ones weighed, at the top
+    assert done.decisions[0].alternatives[0][0] == done.decisions[0].best
+    seat = done.seats[decision.seat]
+    assert seat.labels["blunder"] >= 1
+    assert seat.lost >= decision.lost
+    assert 0 < seat.accuracy < 100
+
+
+def test_forced_decisions_are_never_labelled():
+    game, _ = _medium_game("classic-grey", 4)
+    done = _review(game, seconds=0.05)
+    replay = new_game(game.variant, 2, game.first_seat)
+    forced = 0
+    events = game.events()
+    by_event = {d.event: d for d in done.decisions}
+    for index, event in enumerate(events):
+        if not replay.needs_chance() and len(replay.legal_moves()) == 1:
+            forced += 1
+            decision = by_event[index]
+            assert (decision.forced, decision.label, decision.lost) == (True, "", 0.0)
+        replay.apply_event(event)
+    assert forced > 0  # a grey wall game has lines with one column left
+    assert len(by_event) + len(done.chances) == len(events)
+    assert len(done.timeline) == len(events)
+
+
+def test_luck_averages_about_zero_over_many_deals():
+    """Before a deal the evaluator averages over every deal the public counts
+    allow, so a seat's luck over many deals from the same position is about
+    zero (40 deals, a tolerance of 2 points: about three standard errors)."""
+    rng = random.Random(8)
+    game = new_game("classic", 2)
+    while game.round < 2 or not game.needs_chance():
+        if game.needs_chance():
+            game.chance(rng)
+        else:
+            game.push(bots.choose(game, "medium", seed=rng.randrange(10**6)))
+    before = evaluate(game, samples=600, seed=1).margins
+    after_deals = []
+    for draw in range(40):
+        dealt = game.copy()
+        event = dealt.copy().chance(random.Random(100 + draw))
+        lucky, after = luck(dealt, event, samples=32, seed=draw)
+        assert "deal" in event and dealt.events()[-1] == event
+        assert lucky[0] == pytest.approx(-lucky[1])  # two players: one's gain
+        after_deals.append(after[0])
+    assert abs(statistics.fmean(after_deals) - before[0]) < 2.0
+
+
+def test_labels_follow_the_stated_thresholds():
+    assert [label(x) for x in (0, 1.99, 2, 4.99, 5, 9.99, 10, 30)] == [
+        "",
+        "",
+        "inaccuracy",
+        "inaccuracy",
+        "mistake",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
+
+
+def test_only_a_finished_game_is_reviewed():
+    game = new_game("classic", 2)
+    game.chance(random.Random(1))
+    with pytest.raises(ValueError, match="only a finished game"):
+        review(game.events(), variant="classic", players=2, first_seat=0)
+
+
+def test_the_command_line_prints_the_review_and_refuses_an_unfinished_record(
+    tmp_path, capsys
+):
+    game, _ = _medium_game("classic", 2)
+    record = export(game, default_names(2))
+    path = tmp_path / "game.json"
+    path.write_text(dumps(record))
+    assert main(["review", "--seconds", "0.02", str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert len(printed["decisions"]) + len(printed["chances"]) == len(record["events"])
+    first = printed["decisions"][0]
+    assert set(first) == {"event", "seat", "played", "best", "lost", "label", "forced"}
+    assert {c["kind"] for c in printed["chances"]} <= {"deal", "supply"}
+    assert [s["seat"] for s in printed["seats"]] == [0, 1]
+    assert {"lost", "luck", "accuracy", "blunder", "mistake", "inaccuracy"} <= set(
+        printed["seats"][0]
+    )
+    record["events"] = record["events"][:9]
+    path.write_text(dumps(record))
+    assert main(["review", str(path)]) == 1
+    assert "the record ends before the game is over" in capsys.readouterr().err
