@@ -81,7 +81,7 @@ class SettingsForm(forms.ModelForm):
         "reminders": ("remind_24h", "remind_4h", "remind_1h"),
         "quiet_hours": ("quiet_start", "quiet_end"),
         "time_zone": ("time_zone",),
-        "play": ("confirm_moves", "play_forced"),
+        "play": ("confirm_moves", "play_forced", "review_hidden"),
         "chat": ("chat",),
         "presence": ("show_presence",),
     }
@@ -105,6 +105,7 @@ class SettingsForm(forms.ModelForm):
             "time_zone",
             "confirm_moves",
             "play_forced",
+            "review_hidden",
             "chat",
             "show_presence",
         )

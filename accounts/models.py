@@ -142,6 +142,15 @@ class User(AbstractUser):
         choices=Channel.choices,
         default=Channel.BOTH,
     )
+    # Issue #27: the review of a finished game waits until the player asks.
+    review_hidden = models.BooleanField(
+        _("don't show me the review until I ask"),
+        default=False,
+        help_text=_(
+            "A finished game's replay then offers its review behind a button, "
+            "so you can look back at the game on your own first."
+        ),
+    )
     remind_24h = models.BooleanField(_("24 hours before"), default=True)
     remind_4h = models.BooleanField(_("4 hours before"), default=True)
     remind_1h = models.BooleanField(_("1 hour before"), default=False)

@@ -472,21 +472,27 @@ PUSH_READ_TIMEOUT = float(os.environ.get("PUSH_READ_TIMEOUT") or 5)
 PUSH_MAX_SUBSCRIPTIONS = int(os.environ.get("PUSH_MAX_SUBSCRIPTIONS") or 5)
 
 # Background tasks (django-tasks, the backport of Django 6's django.tasks), on
-# two queues so that neither waits for the other (issue #23): "default", the
-# computer players' moves (games/tasks.py), and "notify", the notifications
-# (notify/tasks.py: e-mail and push, whose services may be slow). The embedded
-# default keeps the queues in the site's own database (django-tasks-db): no
-# extra service. Its workers are `manage.py db_worker --queue-name default` and
-# `--queue-name notify` (deploy/: processes of their own, with REDIS_URL so their
-# doorbells reach the pages), or, with TASK_WORKER_IN_SERVER, loops inside the
-# Daphne process, one thread per queue (the README's run command: the in-memory
-# channel layer only reaches this process's sockets, so its worker must live
-# here too). For several machines, TASKS_BACKEND=rq queues on Redis
-# (django-tasks-rq, RQ): workers are `manage.py rqworker default --job-class
-# django_tasks_rq.Job` and the same with `notify`. RQ has no priorities, so
-# there one account's backlog of computer turns is served first come, first
-# served (games/tasks.py explains the database backend's fair order).
-TASK_QUEUES = ["default", "notify"]
+# three queues so that none waits for another (issue #23): "default", the
+# computer players' moves (games/tasks.py), "notify", the notifications
+# (notify/tasks.py: e-mail and push, whose services may be slow), and
+# "review", the reviews of finished games (games/tasks.py, issue #27: minutes
+# of CPU each). The embedded default keeps the queues in the site's own
+# database (django-tasks-db): no extra service. Its workers are
+# `manage.py db_worker --queue-name default`, `--queue-name notify` and
+# `--queue-name review` (deploy/: processes of their own, with REDIS_URL so
+# their doorbells reach the pages), or, with TASK_WORKER_IN_SERVER, loops
+# inside the Daphne process, one thread per queue (the README's run command:
+# the in-memory channel layer only reaches this process's sockets, so its
+# worker must live here too). For several machines, TASKS_BACKEND=rq queues on
+# Redis (django-tasks-rq, RQ): workers are `manage.py rqworker default
+# --job-class django_tasks_rq.Job` and the same with `notify` and `review`. RQ
+# has no priorities, so there one account's backlog of computer turns is
+# served first come, first served (games/tasks.py explains the database
+# backend's fair order).
+TASK_QUEUES = ["default", "notify", "review"]
+# Seconds of evaluator playouts each decision of a finished game's review gets
+# (issue #27; games.engine.review: counted as playouts, not by the clock).
+REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or 1.0)
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
 if TASKS_BACKEND == "rq":
     INSTALLED_APPS += ["django_rq"]

@@ -20,7 +20,7 @@ from django_ratelimit.decorators import ratelimit
 from games.engine.variants import PLAYERS
 
 from . import replay as replays
-from . import selectors, services
+from . import reviews, selectors, services
 from .families import family_for
 from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
 from .models import FAMILY_VARIANTS, Family, Game
@@ -120,6 +120,14 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "next_ply": min(replay.ply + 1, replay.last_ply),
         "current_step": replay.steps[replay.ply - 1] if replay.ply else None,
     }
+    review = reviews.review_view(game=game, events=events, ply=ply, names=replay.names)
+    if getattr(request.user, "review_hidden", False) and "review" not in request.GET:
+        # Settings: the review waits until the player asks (?review, a link).
+        context["review_waits"] = review is not None
+    else:
+        context["review"] = review
+        if "review" in request.GET:  # asked for: the steps' links keep it shown
+            context["review_query"] = "&review"
     if game.status == Game.Status.FINISHED and replay.ply == replay.last_ply:
         # The last position of a finished game: its final result, winner first.
         standings = selectors.seat_standings(game=game)

@@ -472,3 +472,34 @@ class RatingChange(models.Model):
         from .ratings import conservative
 
         return conservative(self.mu_before, self.sigma_before)
+
+
+class GameReview(models.Model):
+    """The review of a finished game (issue #27, docs/review.md): made once by
+    the review queue's worker when the game ends (``tasks.review_game``),
+    kept whole as the engine gives it (``games.engine.review.Review.to_json``
+    with the evaluation's line): it is read as a whole, never queried by
+    decision. Only a finished game has one (a check constraint cannot see
+    the game's status; ``tasks.review_game`` refuses any other)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Waiting for its turn")
+        RUNNING = "running", _("Being analysed")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Could not be made")
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="review"
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    done = models.PositiveIntegerField(default=0, help_text="Events weighed so far.")
+    total = models.PositiveIntegerField(default=0, help_text="Events to weigh.")
+    seconds = models.FloatField(help_text="The budget of each decision.")
+    data = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id}: {self.status}"

@@ -51,12 +51,17 @@ from django_tasks import task
 from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
 
 from games.engine import bots
+from games.engine import review as engine_review
 
 from . import clock, in_server
-from .models import Game
+from .models import Game, GameReview
 from .selectors import game_engine, game_user_to_move
 
 logger = logging.getLogger(__name__)
+
+REVIEW_QUEUE = "review"
+"""The reviews of finished games (issue #27): minutes of CPU each, on workers of
+their own, so a review never delays a computer's move in a live game."""
 
 COMPUTER_QUEUE = "default"
 """The computer players' queue (``settings.TASK_QUEUES``; the notifications have
@@ -217,3 +222,55 @@ def start_worker_with_server(interval: float = 0.5) -> None:
         lambda: run_worker_in_server(interval),
         otherwise="TASK_WORKER_IN_SERVER needs Daphne; run manage.py db_worker instead",
     )
+
+
+@task(queue_name=REVIEW_QUEUE)
+def review_game(game_id: int) -> str:
+    """Make the review of finished game ``game_id`` (docs/review.md), claimed
+    first (its queued row), so a task run twice reviews once. Never a game in
+    progress: no evaluation of one is made, let alone shown."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return "not finished"
+    claimed = GameReview.objects.filter(
+        game=game, status=GameReview.Status.QUEUED
+    ).update(status=GameReview.Status.RUNNING)
+    if not claimed:
+        return "taken"
+    events = list(game.moves.order_by("ply").values_list("event", flat=True))
+    seconds = GameReview.objects.values_list("seconds", flat=True).get(game=game)
+
+    def progress(done: int, total: int) -> None:
+        if done % 10 == 0 or done == total:
+            GameReview.objects.filter(game=game).update(done=done, total=total)
+
+    try:
+        made = engine_review.review(
+            events,
+            variant=game.variant,
+            players=game.players,
+            first_seat=game.first_seat or 0,
+            seconds=seconds,
+            seed=game.pk,
+            progress=progress,
+            to_the_end=game.end_reason == Game.EndReason.NORMAL,
+        )
+    except Exception:
+        logger.exception("could not review game %s", game_id)
+        GameReview.objects.filter(game=game).update(status=GameReview.Status.FAILED)
+        return "failed"
+    data = made.to_json()
+    data["timeline"] = [[round(v, 2) for v in point] for point in made.timeline]
+    data["alternatives"] = {
+        str(d.event): [[event, round(value, 2)] for event, value in d.alternatives[:3]]
+        for d in made.decisions
+        if not d.forced
+    }
+    GameReview.objects.filter(game=game).update(
+        status=GameReview.Status.DONE,
+        data=data,
+        done=len(events),
+        total=len(events),
+        finished_at=clock.now(),
+    )
+    return "reviewed"

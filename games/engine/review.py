@@ -208,14 +208,18 @@ def review(
     seconds: float = DEFAULT_SECONDS,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    to_the_end: bool = True,
 ) -> Review:
     """Review the finished game of ``events`` (a record's, already checked:
-    ``record.load``); ``progress(done, total)`` hears of each event weighed."""
+    ``record.load``); ``progress(done, total)`` hears of each event weighed.
+    Without ``to_the_end``, ``events`` may stop before the rules' end: a game
+    that ended by resignation or on time (the site knows it is over; a record
+    does not say so)."""
     game = new_game(variant, players, first_seat)
     end = game.copy()
     for event in events:
         end.apply_event(event)
-    if not end.is_over():
+    if to_the_end and not end.is_over():
         raise ValueError("only a finished game is reviewed")
     decisions: list[DecisionReview] = []
     chances: list[ChanceReview] = []

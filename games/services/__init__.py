@@ -11,6 +11,8 @@
 - ``records``: an uploaded record stored as an imported game.
 - ``rematches``: "Play again": a finished game's players seated again, one
   place on, in a new game that starts when all have accepted.
+- ``reviews``: a finished game's review queued (``tasks.review_game``,
+  docs/review.md).
 - ``common``: what they share (``GameActionError``, the locked row, the
   generator of live games, the news after commit).
 

@@ -24,6 +24,7 @@ from ..ratings import ratings_update_for_game
 from ..selectors import game_engine, seat_view
 from . import play
 from .common import GameActionError, _announce, _locked_game, _notify_after_commit, _rng
+from .reviews import game_review_queue
 
 
 def game_resign(*, game_id: int, user: User) -> Game:
@@ -176,3 +177,4 @@ def game_finish(
     ratings_update_for_game(game=game)
     if not game.imported:
         _announce(signals.game_finished, game_id=game.pk)
+        game_review_queue(game=game)

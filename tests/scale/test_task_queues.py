@@ -48,10 +48,19 @@ def test_every_queue_has_workers_of_its_own_in_deploy():
         "message_posted",
     }
     assert {t.queue_name for t in notices} == {notify.tasks.NOTIFY_QUEUE}
-    assert settings.TASK_QUEUES == [tasks.COMPUTER_QUEUE, notify.tasks.NOTIFY_QUEUE]
+    assert tasks.review_game.queue_name == tasks.REVIEW_QUEUE == "review"
+    assert settings.TASK_QUEUES == [
+        tasks.COMPUTER_QUEUE,
+        notify.tasks.NOTIFY_QUEUE,
+        tasks.REVIEW_QUEUE,
+    ]
     assert tasks.task_queues() == settings.TASK_QUEUES
     served = _queues_served()
-    assert served == {"azul-tasks": ["default"], "azul-notify": ["notify"]}
+    assert served == {
+        "azul-tasks": ["default"],
+        "azul-notify": ["notify"],
+        "azul-review": ["review"],
+    }
     # The group that starts and stops the site starts them too.
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(servers.SUPERVISORD_CONF)

@@ -1,0 +1,129 @@
+"""The review of a finished game on the site (issue #27, docs/review.md):
+queued when the game ends, made by the review queue's task, shown on the
+replay to anyone; never made nor shown for a game in progress."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import selectors, services, tasks
+from games.models import Game, GameReview
+
+from .helpers import play_random_moves
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def resigned(players, start_game, settings):
+    """Two players, a dozen moves, then binh resigns; reviewed cheaply."""
+    settings.REVIEW_SECONDS = 0.02
+    ana, binh = players[:2]
+    game = play_random_moves(start_game([ana, binh]), random.Random(4), 12)
+    services.game_resign(game_id=game.pk, user=binh)
+    return selectors.game_get(game_id=game.pk)
+
+
+def _review_part(html: str) -> str:
+    return html.split('<section class="review"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_finished_game_is_reviewed_and_its_replay_shows_the_review(resigned, players):
+    stored = GameReview.objects.get(game=resigned)
+    assert stored.status == GameReview.Status.QUEUED
+    page = Client().get(reverse("games:replay", args=[resigned.pk])).content.decode()
+    assert "The review of this game is waiting for its turn." in page
+
+    assert tasks.review_game.call(resigned.pk) == "reviewed"
+    assert tasks.review_game.call(resigned.pk) == "taken"  # made once
+    stored.refresh_from_db()
+    moves = resigned.moves.count()
+    assert (stored.status, stored.done, stored.total) == ("done", moves, moves)
+    assert len(stored.data["decisions"]) + len(stored.data["chances"]) == moves
+    assert len(stored.data["timeline"]) == moves
+
+    page = Client().get(reverse("games:replay", args=[resigned.pk])).content.decode()
+    part = _review_part(page)
+    rows = re.findall(
+        r'<tr data-seat="(\d)" data-accuracy="([\d.]+)">'
+        r'<th scope="row"><bdi>(\w+)</bdi>',
+        part,
+    )
+    assert [(seat, name) for seat, _, name in rows] == [("0", "ana"), ("1", "binh")]
+    for seat, accuracy, _ in rows:
+        expected = stored.data["seats"][int(seat)]["accuracy"]
+        assert float(accuracy) == pytest.approx(expected)
+    assert part.count("<polyline") == 2
+
+
+def test_a_decision_step_shows_its_label_and_the_best_decision(resigned):
+    tasks.review_game.call(resigned.pk)
+    data = GameReview.objects.get(game=resigned).data
+    costly = max(
+        (d for d in data["decisions"] if not d["forced"]), key=lambda d: d["lost"]
+    )
+    assert costly["lost"] > 0
+    page = (
+        Client()
+        .get(reverse("games:replay", args=[resigned.pk]), {"ply": costly["event"] + 1})
+        .content.decode()
+    )
+    step = page.split('<p class="review-step"', 1)[1].split("</p>", 1)[0]
+    assert f'data-label="{costly["label"]}"' in step
+    assert f"expected points lost: {costly['lost']:.1f}." in step
+    assert "Best: " in step
+
+
+def test_no_review_of_a_game_in_progress_is_made_or_shown(players, start_game):
+    game = play_random_moves(start_game(players[:2]), random.Random(2), 6)
+    assert not GameReview.objects.exists()
+    assert tasks.review_game.call(game.pk) == "not finished"
+    assert not GameReview.objects.exists()
+    # even a forged row is never read while the game is on
+    GameReview.objects.create(
+        game=game,
+        status="done",
+        seconds=1,
+        created_at=game.created_at,
+        data={"seats": [], "decisions": [], "chances": [], "timeline": []},
+    )
+    player = Client()
+    player.force_login(game.seats.get(number=0).user)
+    for name in ("games:replay", "games:detail", "games:record"):
+        for client in (Client(), player):
+            html = client.get(reverse(name, args=[game.pk])).content.decode()
+            assert "data-review" not in html and "review-step" not in html
+            assert '"decisions"' not in html
+
+
+def test_a_player_who_asked_to_wait_sees_the_review_only_on_asking(
+    resigned, players, client_for
+):
+    tasks.review_game.call(resigned.pk)
+    ana = players[0]
+    User.objects.filter(pk=ana.pk).update(review_hidden=True)
+    client = client_for(User.objects.get(pk=ana.pk))
+    page = client.get(reverse("games:replay", args=[resigned.pk])).content.decode()
+    assert 'class="review"' not in page
+    assert '<a href="?review" class="button">Show the review</a>' in page
+    shown = client.get(reverse("games:replay", args=[resigned.pk]) + "?review")
+    html = shown.content.decode()
+    assert 'data-review="done"' in html
+    assert 'href="?ply=1&amp;review"' in html  # the steps keep it shown
+
+
+def test_an_imported_record_is_not_reviewed_unasked(players):
+    from games.engine import record
+
+    engine = record.random_game("classic", 2, 3)
+    imported = services.game_import(
+        uploader=players[0], data=record.dumps(record.export(engine, ["A", "B"]))
+    ).game
+    assert imported.status == Game.Status.FINISHED
+    assert not GameReview.objects.filter(game=imported).exists()
