@@ -493,6 +493,9 @@ TASK_QUEUES = ["default", "notify", "review"]
 # Seconds of evaluator playouts each decision of a finished game's review gets
 # (issue #27; games.engine.review: counted as playouts, not by the clock).
 REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or 1.0)
+# A review queued or started this long ago and not made is queued again by the
+# deadline job (a lost task, a worker stopped mid-way); a review takes minutes.
+REVIEW_RETRY_SECONDS = int(os.environ.get("REVIEW_RETRY_SECONDS") or 3600)
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
 if TASKS_BACKEND == "rq":
     INSTALLED_APPS += ["django_rq"]

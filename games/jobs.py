@@ -42,6 +42,7 @@ class Report:
     turn_emails: int = 0
     digests: int = 0
     computer_turns: int = 0
+    reviews: int = 0
     pushes: int = 0
     turn_emails_waiting: int = 0
 
@@ -51,7 +52,8 @@ class Report:
             f"turn e-mails {self.turn_emails} "
             f"({self.turn_emails_waiting} waiting), digests {self.digests}, "
             f"pushes {self.pushes}, "
-            f"computer turns queued again {self.computer_turns}"
+            f"computer turns queued again {self.computer_turns}, "
+            f"reviews queued again {self.reviews}"
         )
 
 
@@ -99,11 +101,13 @@ def process_digests(report: Report) -> None:
 
 def process_deadlines() -> Report:
     """One pass: timeouts first (they start new turns), computers' turns that
-    waited too long (``tasks.process_computer_turns``), then the notifications
+    waited too long (``tasks.process_computer_turns``), reviews that did
+    (``tasks.process_reviews``), then the notifications
     (``signals.deadline_pass``: reminders and turns not told; then the digests)."""
     report = Report()
     process_timeouts(report)
     report.computer_turns = tasks.process_computer_turns()
+    report.reviews = tasks.process_reviews()
     signals.deadline_pass.send(sender=Report, report=report)
     process_digests(report)
     return report

@@ -499,7 +499,14 @@ class GameReview(models.Model):
     seconds = models.FloatField(help_text="The budget of each decision.")
     data = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField()
+    queued_at = models.DateTimeField(
+        help_text="When it was last queued, or claimed by a worker: the deadline "
+        "job queues it again when that was long ago (tasks.process_reviews)."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "queued_at"], name="review_due")]
 
     def __str__(self) -> str:
         return f"review of game {self.game_id}: {self.status}"

@@ -160,6 +160,33 @@ def process_computer_turns() -> int:
     return queued
 
 
+def process_reviews() -> int:
+    """Queue again each review queued or claimed more than
+    ``REVIEW_RETRY_SECONDS`` ago and not made (its task lost, or its worker
+    stopped mid-way: the database backend never runs such a task again); part
+    of the deadline job. A guarded UPDATE claims each, so two job processes
+    queue it once; a review queued twice is made once (``review_game``'s claim)."""
+    now = clock.now()
+    cutoff = now - timedelta(seconds=settings.REVIEW_RETRY_SECONDS)
+    due = GameReview.objects.filter(
+        status__in=[GameReview.Status.QUEUED, GameReview.Status.RUNNING],
+        queued_at__lte=cutoff,
+    ).values_list("game_id", "queued_at")
+    queued = 0
+    for game_id, since in list(due):
+        if GameReview.objects.filter(game_id=game_id, queued_at=since).update(
+            status=GameReview.Status.QUEUED, queued_at=now
+        ):
+            logger.warning("game %s: its review is late; queued again", game_id)
+            try:
+                review_game.enqueue(game_id)
+            except Exception:
+                logger.exception("could not queue the review of game %s", game_id)
+                continue
+            queued += 1
+    return queued
+
+
 # ------------------------------------------------- a worker inside the server
 
 
@@ -234,7 +261,7 @@ def review_game(game_id: int) -> str:
         return "not finished"
     claimed = GameReview.objects.filter(
         game=game, status=GameReview.Status.QUEUED
-    ).update(status=GameReview.Status.RUNNING)
+    ).update(status=GameReview.Status.RUNNING, queued_at=clock.now())
     if not claimed:
         return "taken"
     events = list(game.moves.order_by("ply").values_list("event", flat=True))

@@ -29,7 +29,11 @@ def game_review_queue(*, game: Game) -> None:
         return
     _, created = GameReview.objects.get_or_create(
         game=game,
-        defaults={"seconds": settings.REVIEW_SECONDS, "created_at": clock.now()},
+        defaults={
+            "seconds": settings.REVIEW_SECONDS,
+            "created_at": clock.now(),
+            "queued_at": clock.now(),
+        },
     )
     if created:
         transaction.on_commit(functools.partial(_enqueue, game.pk))

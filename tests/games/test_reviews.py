@@ -91,6 +91,7 @@ def test_no_review_of_a_game_in_progress_is_made_or_shown(players, start_game):
         status="done",
         seconds=1,
         created_at=game.created_at,
+        queued_at=game.created_at,
         data={"seats": [], "decisions": [], "chances": [], "timeline": []},
     )
     player = Client()
@@ -116,6 +117,25 @@ def test_a_player_who_asked_to_wait_sees_the_review_only_on_asking(
     html = shown.content.decode()
     assert 'data-review="done"' in html
     assert 'href="?ply=1&amp;review"' in html  # the steps keep it shown
+
+
+def test_a_review_cut_short_is_queued_again_by_the_deadline_job(resigned, settings):
+    from datetime import timedelta
+
+    from games import clock, jobs
+
+    stored = GameReview.objects.get(game=resigned)
+    # a worker claimed it, then stopped (its task is never run again)
+    GameReview.objects.filter(pk=stored.pk).update(
+        status=GameReview.Status.RUNNING,
+        queued_at=clock.now() - timedelta(seconds=settings.REVIEW_RETRY_SECONDS + 1),
+    )
+    assert tasks.review_game.call(resigned.pk) == "taken"
+    report = jobs.process_deadlines()
+    assert report.reviews == 1
+    assert GameReview.objects.get(pk=stored.pk).status == GameReview.Status.QUEUED
+    assert jobs.process_deadlines().reviews == 0  # queued again once
+    assert tasks.review_game.call(resigned.pk) == "reviewed"
 
 
 def test_an_imported_record_is_not_reviewed_unasked(players):
