@@ -13,8 +13,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.decorators import ratelimit
 
 from games.engine.variants import PLAYERS
@@ -124,6 +125,15 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if getattr(request.user, "review_hidden", False) and "review" not in request.GET:
         # Settings: the review waits until the player asks (?review, a link).
         context["review_waits"] = review is not None
+    elif review is None:
+        # An imported record: reviewed when its uploader asks.
+        context["may_ask_review"] = (
+            game.imported
+            and game.status == Game.Status.FINISHED
+            and request.user.is_authenticated
+            and request.user.pk == game.creator_id
+        )
+        context["review"] = None
     else:
         context["review"] = review
         if "review" in request.GET:  # asked for: the steps' links keep it shown
@@ -137,6 +147,20 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if wants_partial(request):
         template += "#replay"
     return render(request, template, context)
+
+
+@login_required
+@require_POST
+def game_review_ask(request: SignedInHttpRequest, pk: int) -> HttpResponse:
+    """An imported record's uploader asks for its review (docs/review.md)."""
+    game = _game_or_404(pk)
+    try:
+        services.game_review_queue(game=game, asked_by=request.user)
+    except services.GameActionError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The review is on its way."))
+    return redirect(reverse("games:replay", kwargs={"pk": pk}) + "?review")
 
 
 @login_required

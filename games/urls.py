@@ -25,6 +25,11 @@ urlpatterns = [
     path("games/<game_id:pk>/record.json", views.game_record, name="record"),
     path("join/<str:token>/", link_views.invite_link, name="link"),
     path("games/<game_id:pk>/replay/", history_views.game_replay, name="replay"),
+    path(
+        "games/<game_id:pk>/review/",
+        history_views.game_review_ask,
+        name="review_ask",
+    ),
     path("games/archive/", history_views.game_archive, name="archive"),
     path("games/watch/", watch_views.game_watch, name="watch"),
     path("games/import/", history_views.game_import, name="import"),

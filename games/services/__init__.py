@@ -39,6 +39,7 @@ from .lobby import (
 from .play import PlayedMove, game_deadlines_shift, game_play_move
 from .records import RECORD_MAX_BYTES, ImportedRecord, game_import
 from .rematches import game_rematch, rematch_seating
+from .reviews import game_review_queue
 
 __all__ = [
     "RECORD_MAX_BYTES",
@@ -55,6 +56,7 @@ __all__ = [
     "game_play_move",
     "game_rematch",
     "game_resign",
+    "game_review_queue",
     "game_timeout",
     "rematch_seating",
 ]

@@ -177,4 +177,4 @@ def game_finish(
     ratings_update_for_game(game=game)
     if not game.imported:
         _announce(signals.game_finished, game_id=game.pk)
-        game_review_queue(game=game)
+        game_review_queue(game=game)  # finished just above

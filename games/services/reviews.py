@@ -8,9 +8,13 @@ import logging
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
 
 from .. import clock, tasks
 from ..models import Game, GameReview
+from .common import GameActionError
 
 logger = logging.getLogger(__name__)
 
@@ -22,12 +26,17 @@ def _enqueue(game_id: int) -> None:
         logger.exception("could not queue the review of game %s", game_id)
 
 
-def game_review_queue(*, game: Game) -> None:
-    """Queue the review of ``game``, finished and played here (an imported
-    record is reviewed only when its uploader asks); once per game."""
-    if game.status != Game.Status.FINISHED or game.imported:
-        return
-    _, created = GameReview.objects.get_or_create(
+def game_review_queue(*, game: Game, asked_by: User | None = None) -> None:
+    """Queue the review of finished ``game``, once: a game played here when it
+    ends; an imported record when its uploader asks (``asked_by``)."""
+    if game.status != Game.Status.FINISHED:
+        raise GameActionError(_("Only a finished game is reviewed."), "not_finished")
+    if game.imported and (asked_by is None or asked_by.pk != game.creator_id):
+        raise GameActionError(
+            _("Only the player who imported this record can ask for its review."),
+            "not_uploader",
+        )
+    _review, created = GameReview.objects.get_or_create(
         game=game,
         defaults={
             "seconds": settings.REVIEW_SECONDS,

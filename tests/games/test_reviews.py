@@ -138,7 +138,8 @@ def test_a_review_cut_short_is_queued_again_by_the_deadline_job(resigned, settin
     assert tasks.review_game.call(resigned.pk) == "reviewed"
 
 
-def test_an_imported_record_is_not_reviewed_unasked(players):
+def test_an_imported_record_is_reviewed_when_its_uploader_asks(players, settings):
+    settings.REVIEW_SECONDS = 0.02
     from games.engine import record
 
     engine = record.random_game("classic", 2, 3)
@@ -147,3 +148,23 @@ def test_an_imported_record_is_not_reviewed_unasked(players):
     ).game
     assert imported.status == Game.Status.FINISHED
     assert not GameReview.objects.filter(game=imported).exists()
+    url = reverse("games:replay", args=[imported.pk])
+    ask = reverse("games:review_ask", args=[imported.pk])
+    # another player is not offered it, and asking changes nothing
+    other = Client()
+    other.force_login(players[1])
+    assert "Review this game" not in other.get(url).content.decode()
+    refused = other.post(ask, follow=True).content.decode()
+    assert "Only the player who imported this record can ask for its review." in (
+        refused
+    )
+    assert not GameReview.objects.filter(game=imported).exists()
+    # its uploader asks: the review is queued, then made and shown
+    uploader = Client()
+    uploader.force_login(players[0])
+    assert "Review this game" in uploader.get(url).content.decode()
+    page = uploader.post(ask, follow=True).content.decode()
+    assert "The review is on its way." in page
+    assert GameReview.objects.get(game=imported).status == GameReview.Status.QUEUED
+    assert tasks.review_game.call(imported.pk) == "reviewed"
+    assert 'data-review="done"' in uploader.get(url).content.decode()

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from chat.models import Message
 from games import selectors, services
 from games.engine import record
-from games.models import Game, Move, Seat
+from games.models import Game, GameReview, Move, Seat
 
 from ..games.helpers import move_event
 
@@ -93,15 +93,16 @@ def world(make_user, start_game) -> dict[str, Any]:
     }
 
 
-def _snapshot(ids: list[int]) -> tuple[list[Any], list[Any], int, int]:
-    """The three games' rows, their seats and how many moves and chat messages
-    they hold (a game the fuzz itself creates through the lobby does not
-    count)."""
+def _snapshot(ids: list[int]) -> tuple[list[Any], list[Any], int, int, int]:
+    """The three games' rows, their seats, how many moves and chat messages
+    they hold and how many reviews they have (a game the fuzz itself creates
+    through the lobby does not count)."""
     return (
         list(Game.objects.filter(pk__in=ids).order_by("pk").values()),
         list(Seat.objects.filter(game_id__in=ids).order_by("pk").values()),
         Move.objects.filter(game_id__in=ids).count(),
         Message.objects.filter(game_id__in=ids).count(),
+        GameReview.objects.filter(game_id__in=ids).count(),
     )
 
 
@@ -149,7 +150,13 @@ def _routes(world: dict[str, Any], *, writes: bool) -> list[tuple[str, str]]:
         posts += [reverse("games:move", args=[pk]) for pk in ids]
         posts += [
             reverse(n, args=[pk])
-            for n in ("chat:post", "chat:switch", "chat:mute", "chat:report")
+            for n in (
+                "chat:post",
+                "chat:switch",
+                "chat:mute",
+                "chat:report",
+                "games:review_ask",
+            )
             for pk in ids
         ]
         posts += [reverse(n, args=[name]) for n in ("player_follow", "player_unfollow")]
