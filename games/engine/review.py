@@ -38,17 +38,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bots import Decision, candidates
-from .classic import ClassicGame
 from .common import Game
 from .evaluate import evaluate
 from .record import new_game
+from .variants import CLASSIC_FAMILY, PAVILION_FAMILY, find_variant
 
 CANDIDATES = 5
 """The strong level's likeliest decisions weighed beside the played one."""
 THRESHOLDS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
 """Labels by expected points lost, worst first."""
 ACCURACY_SCALE = 5.0
-PLAYOUTS_PER_SECOND = {"classic": 750, "pavilion": 150}
+PLAYOUTS_PER_SECOND = {CLASSIC_FAMILY.name: 750, PAVILION_FAMILY.name: 150}
 """Evaluator playouts one second buys on the development machine with two
 players, by family (measured: 1.3 ms and 6.8 ms a playout)."""
 MIN_SAMPLES = 8
@@ -140,7 +140,7 @@ def label(lost: float) -> str:
 
 def playouts(game: Game, seconds: float) -> int:
     """Playouts ``seconds`` buy for ``game``'s family and player count."""
-    family = "classic" if isinstance(game, ClassicGame) else "pavilion"
+    family = find_variant(game.variant).family.name
     rate = PLAYOUTS_PER_SECOND[family] * (2 / game.players) ** 1.4
     return max(MIN_SAMPLES, int(seconds * rate))
 
