@@ -15,7 +15,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 from django_ratelimit.decorators import ratelimit
 
 from games.engine.variants import PLAYERS
@@ -136,6 +140,10 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["review"] = None
     else:
         context["review"] = review
+        context["may_retry"] = (
+            review.ready
+            and selectors.seat_view(game=game, user=request.user).number is not None
+        )
         if "review" in request.GET:  # asked for: the steps' links keep it shown
             context["review_query"] = "&review"
     if game.status == Game.Status.FINISHED and replay.ply == replay.last_ply:
@@ -147,6 +155,42 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if wants_partial(request):
         template += "#replay"
     return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_retry(request: SignedInHttpRequest, pk: int) -> HttpResponse:
+    """ "Retry your mistakes" (docs/review.md): the player's own mistakes and
+    blunders of a reviewed game, one at a time (``?n=``), as puzzles: choose
+    among the decisions the review weighed; POST says whether it was better."""
+    game = _game_or_404(pk)
+    seat = selectors.seat_view(game=game, user=request.user).number
+    if seat is None:
+        raise Http404(_("Only the players of this game retry its mistakes."))
+    events = list(selectors.game_moves(game=game).values_list("event", flat=True))
+    data = request.POST if request.method == "POST" else request.GET
+    number = query_int(data, "n", default=1, min_value=1, max_value=99)
+    found = reviews.puzzle(game=game, events=events, seat=seat, number=number)
+    context: dict[str, Any] = {
+        "game": game,
+        "puzzle": found,
+        "margin": reviews.RETRY_MARGIN,
+    }
+    if found is not None:
+        family = family_for(game.variant)
+        position = family.position_context(found.engine, replays.seat_names(game))
+        replays.add_seat_users(position, list(game.seats.select_related("user")))
+        context.update(family=family, position=position)
+        if request.method == "POST":
+            answer = found.accepted(str(data.get("choice", "")))
+            if answer is None:
+                context["error"] = _("Choose one of the decisions.")
+            else:
+                context["answer"] = answer
+                context["best_words"] = next(
+                    c.words for c in found.choices if c.value == found.best
+                )
+    return render(request, "games/retry.html", context)
 
 
 @login_required

@@ -83,13 +83,116 @@ def _chart(timeline: Sequence[Sequence[float]], seats: int) -> list[dict[str, An
 def _best_words(
     game: Game, events: Sequence[Mapping[str, Any]], index: int, best: Mapping[str, Any]
 ) -> str:
-    """The best decision at event ``index``, in the log's words."""
+    """The decision ``best`` at event ``index``, in the log's words."""
     engine = engine_after(game=game, events=events, ply=index)
+    return decision_words(game, engine, best)
+
+
+def decision_words(game: Game, engine: Any, decision: Mapping[str, Any]) -> str:
+    """``decision`` (a record event), played on a copy of ``engine``, in the
+    log's words."""
+    engine = engine.copy()
     start = engine.log_size()
-    engine.apply_event(best)
+    engine.apply_event(decision)
     names = [seat.shown_name for seat in game.seats.all()]
     lines = family_for(game.variant).describe_log(engine, names)
     return lines[start] if start < len(lines) else ""
+
+
+RETRY_LABELS = ("mistake", "blunder")
+RETRY_MARGIN = 1
+"""A puzzle's answer is accepted within this many expected points of the best."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    """What the form sends back (its index among the choices)."""
+    words: str
+    value: float
+    played: bool
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One of a player's mistakes, to find a better decision ("Retry your
+    mistakes"): the position before it and the decisions the review weighed."""
+
+    number: int
+    count: int
+    ply: int
+    """The replay position of the puzzle (before the mistake)."""
+    engine: Any
+    choices: tuple[Choice, ...]
+    best: float
+    label: str
+    lost: float
+
+    def accepted(self, key: str) -> bool | None:
+        """Whether the choice ``key`` is a better decision: not the one played,
+        within ``RETRY_MARGIN`` of the best; None for no such choice."""
+        choice = next((c for c in self.choices if c.key == key), None)
+        if choice is None:
+            return None
+        return not choice.played and choice.value >= self.best - RETRY_MARGIN
+
+
+def puzzles(*, game: Game, seat: int) -> list[Mapping[str, Any]]:
+    """The reviewed decisions of ``seat`` labelled a mistake or a blunder, in
+    order (empty without a finished review)."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    stored = GameReview.objects.filter(game=game, status=GameReview.Status.DONE).first()
+    if stored is None or not isinstance(stored.data, dict):
+        return []
+    alternatives = stored.data.get("alternatives", {})
+    return [
+        {**d, "alternatives": alternatives.get(str(d["event"]), [])}
+        for d in stored.data["decisions"]
+        if d["seat"] == seat and d["label"] in RETRY_LABELS
+    ]
+
+
+def puzzle(
+    *, game: Game, events: Sequence[Mapping[str, Any]], seat: int, number: int
+) -> Puzzle | None:
+    """The ``number``-th (1-based) of ``seat``'s mistakes as a puzzle, or None."""
+    found = puzzles(game=game, seat=seat)
+    if not 1 <= number <= len(found):
+        return None
+    decision = found[number - 1]
+    engine = engine_after(game=game, events=events, ply=decision["event"])
+    weighed = [(event, value) for event, value in decision["alternatives"]]
+    if not any(event == decision["played"] for event, _ in weighed):
+        best_value = weighed[0][1] if weighed else 0.0
+        weighed.append((decision["played"], best_value - decision["lost"]))
+    # A fixed order that tells nothing of the values: by the decision's words.
+    worded = sorted(
+        (
+            (decision_words(game, engine, event), event, value)
+            for event, value in weighed
+        ),
+        key=lambda item: item[0],
+    )
+    choices = tuple(
+        Choice(
+            key=str(index),
+            words=words,
+            value=value,
+            played=event == decision["played"],
+        )
+        for index, (words, event, value) in enumerate(worded)
+    )
+    return Puzzle(
+        number=number,
+        count=len(found),
+        ply=decision["event"],
+        engine=engine,
+        choices=choices,
+        best=max(c.value for c in choices),
+        label=decision["label"],
+        lost=decision["lost"],
+    )
 
 
 def review_view(

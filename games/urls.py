@@ -25,6 +25,7 @@ urlpatterns = [
     path("games/<game_id:pk>/record.json", views.game_record, name="record"),
     path("join/<str:token>/", link_views.invite_link, name="link"),
     path("games/<game_id:pk>/replay/", history_views.game_replay, name="replay"),
+    path("games/<game_id:pk>/retry/", history_views.game_retry, name="retry"),
     path(
         "games/<game_id:pk>/review/",
         history_views.game_review_ask,

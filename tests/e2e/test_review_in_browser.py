@@ -29,6 +29,7 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
 
     with ThreadPoolExecutor(1) as pool:  # the services ring from a thread
         game = pool.submit(finish).result()
+    game.refresh_from_db()
     assert tasks.review_game.call(game.pk) == "reviewed"
     data = GameReview.objects.get(game=game).data
 
@@ -60,4 +61,31 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply - 1))
     expect(page.locator("section.review")).to_have_count(1)
     assert page.evaluate("window.__notReloaded") is True
+
+    # Retry your mistakes: ana's first, the best choice accepted
+    mistakes = [
+        d
+        for d in data["decisions"]
+        if d["seat"] == game.seats.get(user=ana).number
+        and d["label"] in ("mistake", "blunder")
+    ]
+    assert mistakes  # random play makes some
+    page.get_by_role("link", name="Retry your mistakes").click()
+    retry = page.locator("section.retry")
+    expect(retry).to_have_attribute("data-count", str(len(mistakes)))
+    best = data["alternatives"][str(mistakes[0]["event"])][0][0]
+    assert best != mistakes[0]["played"]
+    from games import reviews
+
+    puzzle = reviews.puzzle(
+        game=game,
+        events=list(game.moves.order_by("ply").values_list("event", flat=True)),
+        seat=mistakes[0]["seat"],
+        number=1,
+    )
+    words = next(c.words for c in puzzle.choices if c.value == puzzle.best)
+    retry.get_by_label(words, exact=True).check()
+    retry.get_by_role("button", name="Check").click()
+    expect(page.locator(".retry-answer")).to_have_attribute("data-correct", "true")
+    expect(page.locator(".retry-answer")).to_contain_text(words)
     page.context.close()

@@ -168,3 +168,61 @@ def test_an_imported_record_is_reviewed_when_its_uploader_asks(players, settings
     assert GameReview.objects.get(game=imported).status == GameReview.Status.QUEUED
     assert tasks.review_game.call(imported.pk) == "reviewed"
     assert 'data-review="done"' in uploader.get(url).content.decode()
+
+
+def test_retry_your_mistakes_asks_for_a_better_decision(resigned, players, client_for):
+    """A player steps through their own mistakes: the position, the decisions
+    the review weighed; the best is accepted, the one played is not."""
+    tasks.review_game.call(resigned.pk)
+    stored = GameReview.objects.get(game=resigned)
+    seat_of = {s.user_id: s.number for s in resigned.seats.all()}
+    ana, binh = players[:2]
+    # plant: ana's first weighed decision is the game's one blunder
+    data = stored.data
+    mine = next(
+        d for d in data["decisions"] if d["seat"] == seat_of[ana.pk] and not d["forced"]
+    )
+    for d in data["decisions"]:  # the only mistake of the game
+        if d is not mine:
+            d["label"] = ""
+    mine["label"] = "blunder"
+    mine["lost"] = 12.0
+    alternatives = data["alternatives"][str(mine["event"])]
+    best_event = alternatives[0][0]
+    if best_event == mine["played"]:  # make the played one not the best
+        data["alternatives"][str(mine["event"])] = [
+            a for a in alternatives if a[0] != mine["played"]
+        ]
+        best_event = data["alternatives"][str(mine["event"])][0][0]
+    GameReview.objects.filter(pk=stored.pk).update(data=data)
+
+    client = client_for(ana)
+    url = reverse("games:retry", args=[resigned.pk])
+    page = client.get(url).content.decode()
+    assert 'data-puzzle="1" data-count="1"' in page
+    keys = re.findall(
+        r'name="choice" value="(\d+)" id="choice-\d+" required> '
+        r'<label for="choice-\d+">([^<]+)</label>',
+        page,
+    )
+    assert len(keys) >= 2
+    from games import reviews
+
+    puzzle = reviews.puzzle(
+        game=resigned,
+        events=list(resigned.moves.order_by("ply").values_list("event", flat=True)),
+        seat=seat_of[ana.pk],
+        number=1,
+    )
+    best = next(c for c in puzzle.choices if c.value == puzzle.best)
+    played = next(c for c in puzzle.choices if c.played)
+    assert best.words == reviews.decision_words(resigned, puzzle.engine, best_event)
+    right = client.post(url, {"n": 1, "choice": best.key}).content.decode()
+    assert 'data-correct="true"' in right and "Well found." in right
+    wrong = client.post(url, {"n": 1, "choice": played.key}).content.decode()
+    assert 'data-correct="false"' in wrong and "Not better." in wrong
+    forged = client.post(url, {"n": 1, "choice": "99"}).content.decode()
+    assert "Choose one of the decisions." in forged
+    # binh made no mistake; a visitor must log in
+    assert "No mistake of yours to retry" in client_for(binh).get(url).content.decode()
+    assert Client().get(url).status_code == 302  # log in first

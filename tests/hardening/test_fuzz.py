@@ -123,7 +123,13 @@ def _routes(world: dict[str, Any], *, writes: bool) -> list[tuple[str, str]]:
     ]  # fmt: skip
     get += [
         reverse(n, args=[pk])
-        for n in ("games:detail", "games:record", "games:replay", "chat:panel")
+        for n in (
+            "games:detail",
+            "games:record",
+            "games:replay",
+            "chat:panel",
+            "games:retry",
+        )
         for pk in ids
     ]
     get += [
