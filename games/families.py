@@ -121,6 +121,18 @@ class GameFamily(Protocol):
         """The game's log in words, one translated line per entry, in order."""
         ...
 
+    def mark_best(
+        self,
+        position: dict[str, Any],
+        engine: EngineGame,
+        decision: Mapping[str, Any],
+    ) -> None:
+        """Mark on ``position`` (``position_context``'s data for ``engine``)
+        where the decision ``decision`` (a record event legal in ``engine``)
+        takes from and puts to: the review's best decision, drawn on the
+        replay's board as ``data-best`` marks (docs/review.md)."""
+        ...
+
     def error_message(self, error: EngineError) -> str:
         """A player's translated wording of an engine refusal."""
         ...

@@ -53,6 +53,11 @@ class ClassicFamily:
     def describe_log(self, engine: Any, names: Sequence[str]) -> list[str]:
         return words.describe_log(_classic(engine), names)
 
+    def mark_best(
+        self, position: dict[str, Any], engine: Any, decision: Mapping[str, Any]
+    ) -> None:
+        board.mark_best(position, _classic(engine), decision)
+
     def error_message(self, error: EngineError) -> str:
         return words.error_message(error)
 

@@ -514,3 +514,43 @@ def _wall_decision(
             for column in sorted(points)
         ],
     }
+
+
+def _legal(
+    engine: ClassicGame, decision: Mapping[str, Any]
+) -> Take | WallPlacement | None:
+    """The legal move of ``engine`` whose record event is ``decision``."""
+    wanted = dict(decision)
+    return next((m for m in engine.legal_moves() if m.to_event() == wanted), None)
+
+
+def mark_best(
+    position: dict[str, Any], engine: ClassicGame, decision: Mapping[str, Any]
+) -> None:
+    """Mark on ``position`` (``position_context(engine, …)``) the decision
+    ``decision`` (a record event legal in ``engine``), the review's best one
+    (docs/review.md), as ``best`` marks ``_position.html`` draws as
+    ``data-best``: a take's factory or centre (``source``), its tiles
+    (``tile``) and its pattern line or floor line (``target``); a grey-wall
+    placement's pattern line (``source``) and wall space (``target``)."""
+    move = _legal(engine, decision)
+    if isinstance(move, Take):
+        source = (
+            position["centre"]
+            if move.source == CENTER
+            else position["factories"][move.source]
+        )
+        source["best"] = "source"
+        for group in source["groups"]:
+            if group["colour"] == COLOURS[move.colour]:
+                group["best"] = True
+                group["tiles"] = [{**t, "best": True} for t in group["tiles"]]
+        player = position["players"][move.seat]
+        if move.line == FLOOR:
+            player["floor_best"] = "target"
+        else:
+            player["lines"][move.line]["best"] = "target"
+    elif isinstance(move, WallPlacement):
+        player = position["players"][move.seat]
+        player["lines"][move.line]["best"] = "source"
+        player["wall"][move.line][move.column]["best"] = "target"

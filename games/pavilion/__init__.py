@@ -51,6 +51,11 @@ class PavilionFamily:
     def describe_log(self, engine: Any, names: Sequence[str]) -> list[str]:
         return words.describe_log(engine, names)
 
+    def mark_best(
+        self, position: dict[str, Any], engine: Any, decision: Mapping[str, Any]
+    ) -> None:
+        board.mark_best(position, engine, decision)
+
     def error_message(self, error: EngineError) -> str:
         return words.error_message(error)
 

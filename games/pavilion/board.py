@@ -25,6 +25,7 @@ from games.engine.pavilion import (
     MAX_KEEP,
     ROUNDS,
     STRUCTURES,
+    Bonus,
     Pass,
     PavilionGame,
     Place,
@@ -774,3 +775,79 @@ def live_context(
     if board["take"] or board["bonus"] or board["place"] or board["passing"]:
         board["panel"] = "decision"
     return board
+
+
+# ------------------------------------------------------ the review's best
+
+
+def _mark_tiles(tiles: list[dict[str, Any]], counts: Sequence[int]) -> None:
+    """Mark with ``best`` the first ``counts[c]`` tiles of each colour ``c``
+    in ``tiles`` (a drawn list of tiles, changed in place: marked copies)."""
+    left = list(counts)
+    for index, shown in enumerate(tiles):
+        colour = COLOURS.index(shown["colour"])
+        if left[colour] > 0:
+            left[colour] -= 1
+            tiles[index] = {**shown, "best": True}
+
+
+def _by_colour(colours: Sequence[int]) -> list[int]:
+    counts = [0] * len(COLOURS)
+    for colour in colours:
+        counts[colour] += 1
+    return counts
+
+
+def mark_best(
+    position: dict[str, Any], engine: PavilionGame, decision: Mapping[str, Any]
+) -> None:
+    """Mark on ``position`` (``position_context(engine, …)``) the decision
+    ``decision`` (a record event legal in ``engine``), the review's best one
+    (docs/review.md), as ``best`` marks ``_position.html`` draws as
+    ``data-best``: a take's factory or centre (``source``) and the tiles it
+    takes (``tile``, the extra wild one included); a placement's payment in
+    the hand (``source``, its tiles ``tile``) and its space (``target``); the
+    bonus tiles chosen in the supply (``source``, ``tile``) and the hand they
+    go to (``target``); a pass: the hand (``pass``), the tiles it keeps
+    (``tile``) and the corners that keep them (``target``)."""
+    wanted = dict(decision)
+    move = next((m for m in engine.legal_moves() if m.to_event() == wanted), None)
+    if move is None:
+        return
+    player = position["players"][move.seat]
+    if isinstance(move, Take):
+        probe = engine.copy()
+        probe.push(move)
+        taken = probe.log[engine.log_size()]
+        counts = [0] * len(COLOURS)
+        counts[move.colour] += taken["tiles"]
+        counts[engine.wild] += taken["wild"]
+        if move.source == CENTER:
+            position["centre_best"] = "source"
+            groups = position["centre_groups"]
+        else:
+            factory = position["factories"][move.source]
+            factory["best"] = "source"
+            groups = factory["groups"]
+        for group in groups:
+            colour = COLOURS.index(group["colour"])
+            if counts[colour]:
+                group["best"] = True
+                group["tiles"] = list(group["tiles"])
+                _mark_tiles(group["tiles"], counts)
+    elif isinstance(move, Place):
+        probe = engine.copy()
+        probe.push(move)
+        before, after = engine.hands[move.seat], probe.hands[move.seat]
+        player["hand_best"] = "source"
+        _mark_tiles(player["hand"], [b - a for b, a in zip(before, after, strict=True)])
+        player["spaces"][move.star * 6 + move.space - 1]["best"] = "target"
+    elif isinstance(move, Bonus):
+        position["supply_best"] = "source"
+        _mark_tiles(position["supply"], _by_colour(move.tiles))
+        player["hand_best"] = "target"
+    elif isinstance(move, Pass):
+        player["hand_best"] = "pass"
+        _mark_tiles(player["hand"], _by_colour(move.keep))
+        if move.keep:
+            player["corners_best"] = "target"

@@ -37,6 +37,7 @@ class _Marks(HTMLParser):
         self.standings: list[dict[str, str]] = []
         self.last: dict[str, Counter[str]] = {}  # tiles marked data-last-move
         self.last_from: list[str] = []  # zones marked data-last-move="from"
+        self.best: list[dict[str, str]] = []  # elements marked data-best
 
     def _zone(self) -> str | None:
         return next((z for z in reversed(self.stack) if z is not None), None)
@@ -55,6 +56,9 @@ class _Marks(HTMLParser):
                 self.last.setdefault(where, Counter())[colour] += 1
         if zone is not None and values.get("data-last-move") == "from":
             self.last_from.append(zone)
+        if "data-best" in values:
+            where = zone if zone is not None else self._zone()
+            self.best.append({**values, "zone": where or ""})
         if "data-seat" in values and "data-rank" in values:
             self.standings.append(values)
         if tag not in VOID:
@@ -93,3 +97,24 @@ def last_move(html: str) -> tuple[dict[str, Counter[str]], list[str]]:
     parser = _Marks()
     parser.feed(html)
     return parser.last, parser.last_from
+
+
+def best_marks(html: str) -> dict[str, list[dict[str, str]]]:
+    """The review's best decision as the page marks it (``data-best``): for
+    each mark (``source``, ``tile``, ``target``, ``pass``) the elements that
+    carry it, each as its attributes plus ``zone``, the zone it is or lies in."""
+    parser = _Marks()
+    parser.feed(html)
+    found: dict[str, list[dict[str, str]]] = {}
+    for element in parser.best:
+        found.setdefault(element["data-best"], []).append(element)
+    return found
+
+
+def best_tiles(html: str) -> dict[str, Counter[str]]:
+    """The tiles the best decision moves (``data-best="tile"``), by zone and
+    colour."""
+    tiles: dict[str, Counter[str]] = {}
+    for element in best_marks(html).get("tile", []):
+        tiles.setdefault(element["zone"], Counter())[element["data-colour"]] += 1
+    return tiles
