@@ -20,6 +20,7 @@ from django.views.decorators.http import (
     require_http_methods,
     require_POST,
 )
+from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
 
 from games.engine.variants import PLAYERS
@@ -33,6 +34,8 @@ from .ratings import PROVISIONAL_GAMES
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 from .results import final_results
 
+REVIEW_PANEL = "review-panel"
+"""The id of the Review tab's panel (``templates/games/replay.html``)."""
 ARCHIVE_PAGE_SIZE = 25
 LEADERBOARD_PAGE_SIZE = 50
 
@@ -100,10 +103,20 @@ def _game_or_404(pk: int) -> Game:
         raise Http404(_("No such game.")) from None
 
 
+REVIEW_TAB = "review"
+"""``?tab=review``: the replay's Review tab (the Moves tab otherwise)."""
+
+
 @vary_on_htmx
+@vary_on_headers("HX-Target")
 @require_GET
 def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Any position of a started game: ``?ply=N`` (default: the last)."""
+    """Any position of a started game: ``?ply=N`` (default: the last). A
+    finished game's replay has two tabs (docs/review.md): the moves, and with
+    ``?tab=review`` its review; ``?best`` marks on the board the review's best
+    decision at this position. For HTMX, the replay's partial, or the Review
+    tab's panel alone when it is the target (the review's doorbell, while the
+    review is being made: ``static/js/live.js``)."""
     game = _game_or_404(pk)
     if game.first_seat is None:
         raise Http404(_("This game has not started."))
@@ -125,7 +138,13 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "next_ply": min(replay.ply + 1, replay.last_ply),
         "current_step": replay.steps[replay.ply - 1] if replay.ply else None,
     }
-    review = reviews.review_view(game=game, events=events, ply=ply, names=replay.names)
+    review = reviews.review_view(
+        game=game,
+        events=events,
+        ply=ply,
+        names=replay.names,
+        best="best" in request.GET,
+    )
     if getattr(request.user, "review_hidden", False) and "review" not in request.GET:
         # Settings: the review waits until the player asks (?review, a link).
         context["review_waits"] = review is not None
@@ -146,6 +165,21 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
         if "review" in request.GET:  # asked for: the steps' links keep it shown
             context["review_query"] = "&review"
+        if review.best is not None:
+            family.mark_best(position, replay.engine, review.best["event"])
+    # The tabs: only where there is a review to read, to wait for or to ask.
+    tabs = bool(
+        context.get("review")
+        or context.get("review_waits")
+        or context.get("may_ask_review")
+    )
+    tab = REVIEW_TAB if tabs and request.GET.get("tab") == REVIEW_TAB else "moves"
+    context.update(
+        tabs=tabs,
+        tab=tab,
+        keep_query=context.get("review_query", "")
+        + (f"&tab={REVIEW_TAB}" if tab == REVIEW_TAB else ""),
+    )
     if game.status == Game.Status.FINISHED and replay.ply == replay.last_ply:
         # The last position of a finished game: its final result, winner first.
         standings = selectors.seat_standings(game=game)
@@ -153,7 +187,8 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             context["results"] = final_results(standings)
     template = "games/replay.html"
     if wants_partial(request):
-        template += "#replay"
+        panel = tabs and request.htmx.target == REVIEW_PANEL
+        template += "#review_panel" if panel else "#replay"
     return render(request, template, context)
 
 
@@ -204,7 +239,9 @@ def game_review_ask(request: SignedInHttpRequest, pk: int) -> HttpResponse:
         messages.error(request, error.message)
     else:
         messages.success(request, _("The review is on its way."))
-    return redirect(reverse("games:replay", kwargs={"pk": pk}) + "?review")
+    return redirect(
+        reverse("games:replay", kwargs={"pk": pk}) + f"?tab={REVIEW_TAB}&review"
+    )
 
 
 @login_required

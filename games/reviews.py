@@ -53,7 +53,14 @@ class ReviewView:
     """One polyline per seat: ``points`` (SVG), ``seat``."""
     moments: list[Moment] = field(default_factory=list)
     step: dict[str, Any] | None = None
-    """The replay step's own decision: label, lost, best in words."""
+    """The replay step's own decision: label, lost, best in words, the
+    decisions weighed (``choices``) and, when the best is another decision,
+    ``before_ply``: the position before it, where the best can be shown."""
+    best: dict[str, Any] | None = None
+    """Asked for at the position before a decision (``?best``): the review's
+    best decision there (``event``, to mark on the board; ``words``), the one
+    played (``played``, ``label``, ``lost``), the position after it
+    (``after_ply``) and the decisions weighed (``choices``)."""
     thresholds: Sequence[tuple[str, float]] = THRESHOLDS
     accuracy_scale: float = ACCURACY_SCALE
 
@@ -80,14 +87,6 @@ def _chart(timeline: Sequence[Sequence[float]], seats: int) -> list[dict[str, An
     ]
 
 
-def _best_words(
-    game: Game, events: Sequence[Mapping[str, Any]], index: int, best: Mapping[str, Any]
-) -> str:
-    """The decision ``best`` at event ``index``, in the log's words."""
-    engine = engine_after(game=game, events=events, ply=index)
-    return decision_words(game, engine, best)
-
-
 def decision_words(game: Game, engine: Any, decision: Mapping[str, Any]) -> str:
     """``decision`` (a record event), played on a copy of ``engine``, in the
     log's words."""
@@ -97,6 +96,34 @@ def decision_words(game: Game, engine: Any, decision: Mapping[str, Any]) -> str:
     names = [seat.shown_name for seat in game.seats.all()]
     lines = family_for(game.variant).describe_log(engine, names)
     return lines[start] if start < len(lines) else ""
+
+
+CHOICES_SHOWN = 3
+"""The decisions weighed that a step lists, best first (the task stores three)."""
+
+
+def _choices(
+    game: Game,
+    engine: Any,
+    decision: Mapping[str, Any],
+    weighed: Sequence[Sequence[Any]],
+) -> list[dict[str, Any]]:
+    """The decisions weighed at ``decision`` (stored as ``[event, value]``,
+    best first; ``engine`` the position before it) in words, each with its
+    expected final points against the best (0 for the best, less for the
+    others) and whether it was the one played."""
+    if not weighed:
+        return []
+    top = weighed[0][1]
+    return [
+        {
+            "words": decision_words(game, engine, event),
+            "value": round(value - top, 2),
+            "best": index == 0,
+            "played": event == decision["played"],
+        }
+        for index, (event, value) in enumerate(weighed[:CHOICES_SHOWN])
+    ]
 
 
 RETRY_LABELS = ("mistake", "blunder")
@@ -196,10 +223,17 @@ def puzzle(
 
 
 def review_view(
-    *, game: Game, events: Sequence[Mapping[str, Any]], ply: int, names: Sequence[str]
+    *,
+    game: Game,
+    events: Sequence[Mapping[str, Any]],
+    ply: int,
+    names: Sequence[str],
+    best: bool = False,
 ) -> ReviewView | None:
     """The review of finished ``game`` at replay position ``ply``, or None (no
-    review: not finished, or imported and not asked for)."""
+    review: not finished, or imported and not asked for). With ``best``, the
+    review's best decision at ``ply`` (the position before it) when it is not
+    the one played: ``ReviewView.best``, instead of the step's own decision."""
     if game.status != Game.Status.FINISHED:
         return None
     stored = GameReview.objects.filter(game=game).first()
@@ -238,13 +272,41 @@ def review_view(
         )
     swings.sort(key=lambda m: -(m.lost if m.lost is not None else abs(m.luck or 0)))
     view.moments = sorted(swings[:KEY_MOMENTS], key=lambda m: m.ply)
-    here = next((d for d in data["decisions"] if d["event"] == ply - 1), None)
-    if here is not None and not here["forced"]:
+    weighed = data.get("alternatives", {})
+    if best:
+        ahead = _weighed_decision(data, ply)
+        if ahead is not None and ahead["best"] != ahead["played"]:
+            engine = engine_after(game=game, events=events, ply=ply)
+            view.best = {
+                "event": ahead["best"],
+                "words": decision_words(game, engine, ahead["best"]),
+                "played": decision_words(game, engine, ahead["played"]),
+                "label": ahead["label"],
+                "lost": ahead["lost"],
+                "after_ply": ply + 1,
+                "choices": _choices(
+                    game, engine, ahead, weighed.get(str(ahead["event"]), [])
+                ),
+            }
+            return view
+    here = _weighed_decision(data, ply - 1)
+    if here is not None:
+        engine = engine_after(game=game, events=events, ply=here["event"])
+        other = here["best"] != here["played"]
         view.step = {
             "label": here["label"],
             "lost": here["lost"],
-            "best": _best_words(game, events, here["event"], here["best"])
-            if here["best"] != here["played"]
-            else "",
+            "best": decision_words(game, engine, here["best"]) if other else "",
+            "before_ply": here["event"] if other else None,
+            "choices": _choices(
+                game, engine, here, weighed.get(str(here["event"]), [])
+            ),
         }
     return view
+
+
+def _weighed_decision(data: Mapping[str, Any], event: int) -> Mapping[str, Any] | None:
+    """The stored review of the decision at ``event`` (its index in the
+    record), if it was weighed (not forced); None for a draw or a forced one."""
+    found = next((d for d in data["decisions"] if d["event"] == event), None)
+    return found if found is not None and not found["forced"] else None

@@ -112,7 +112,11 @@ def test_a_player_who_asked_to_wait_sees_the_review_only_on_asking(
     client = client_for(User.objects.get(pk=ana.pk))
     page = client.get(reverse("games:replay", args=[resigned.pk])).content.decode()
     assert 'class="review"' not in page
-    assert '<a href="?review" class="button">Show the review</a>' in page
+    # the Review tab offers it, at the position shown
+    last = resigned.moves.count()
+    offer = page.split('<p class="review-waits">', 1)[1].split("</p>", 1)[0]
+    assert f'<a href="?ply={last}&amp;tab=review&amp;review"' in offer
+    assert 'class="button">Show the review</a>' in offer
     shown = client.get(reverse("games:replay", args=[resigned.pk]) + "?review")
     html = shown.content.decode()
     assert 'data-review="done"' in html
