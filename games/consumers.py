@@ -4,9 +4,13 @@
 which, like the page, is public. On connect it sends the current ply and status so
 a page that reconnects after a drop catches up by refetching its board.
 ``UserConsumer`` (``/ws/user/``) needs a signed-in user and rings on every page
-they have open when one of their games changes. Clients have nothing to say on
-either: every frame they send (text, JSON or not, or binary) is ignored. Any other
-``/ws/`` path is refused at the handshake (``NoSuchSocket``).
+they have open when one of their games changes. ``ReviewConsumer``
+(``/ws/games/<id>/review/``) serves a finished game's replay while its review is
+being made: on connect and as the review task goes on, where it stands, so the
+Review tab fetches itself again; a game in progress has none (4404). Clients
+have nothing to say on any: every frame they send (text, JSON or not, or
+binary) is ignored. Any other ``/ws/`` path is refused at the handshake
+(``NoSuchSocket``).
 
 A socket that cannot join its group (Redis busy or gone: issue #23, a burst of
 new sockets ran the layer's pool dry) is accepted and closed at once with
@@ -177,3 +181,39 @@ class UserConsumer(Doorbell):
     async def user_chatted(self, event: dict[str, Any]) -> None:
         """A game's chat changed for this player (``notifications.chatted``)."""
         await self.send_json({"type": "chat", "game": event.get("game")})
+
+
+class ReviewConsumer(Doorbell):
+    """A finished game's review as it is made (docs/review.md): where it
+    stands on connect (a page that reconnects catches up), then each ring of
+    ``notifications.review_updated``. Not a game page: nothing is recorded of
+    who has it open."""
+
+    async def connect(self) -> None:
+        game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        progress = await database_sync_to_async(selectors.review_progress)(
+            game_id=game_id, user=self.scope.get("user")
+        )
+        if progress is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if not await self.join(notifications.review_group(game_id)):
+            return
+        await self.accept()
+        status, done, total = progress
+        await self.send_json(
+            {"type": "review", "status": status, "done": done, "total": total}
+        )
+
+    async def disconnect(self, code: int) -> None:
+        await self.leave()
+
+    async def review_updated(self, event: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": "review",
+                "status": event["status"],
+                "done": event["done"],
+                "total": event["total"],
+            }
+        )

@@ -4,7 +4,9 @@ Services call these from ``transaction.on_commit``; each message only says that
 something changed (and the ply and status it changed to, so a browser can ignore a
 stale message), and the browser refetches its own permission-checked view.
 Groups: ``game-<id>`` for everyone watching a game page, ``user-<id>`` for every
-page a signed-in player has open (the "your move" toast and badge).
+page a signed-in player has open (the "your move" toast and badge),
+``review-<id>`` for the replays of a finished game open while its review is
+being made (the Review tab's progress, docs/review.md).
 
 The calls are plain ``async_to_sync(channel_layer.group_send)``. From a request
 (or from the deadline job run by the server, ``games/jobs.py``) asgiref runs the
@@ -30,6 +32,10 @@ def game_group(game_id: int) -> str:
 
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
+
+
+def review_group(game_id: int) -> str:
+    return f"review-{game_id}"
 
 
 def _send(messages: list[tuple[str, dict[str, object]]]) -> None:
@@ -100,5 +106,26 @@ def chatted(*, game_id: int, user_ids: Iterable[int]) -> None:
         [
             (user_group(user_id), {"type": "user.chatted", "game": game_id})
             for user_id in sorted(set(user_ids))
+        ]
+    )
+
+
+def review_updated(*, game_id: int, status: str, done: int, total: int) -> None:
+    """Tell the open replays of a finished game that its review went on
+    (``done`` of ``total`` events weighed) or is made (``status``): the
+    Review tab fetches itself again (``tasks.review_game``; never for a game
+    in progress, which is not reviewed)."""
+    _send(
+        [
+            (
+                review_group(game_id),
+                {
+                    "type": "review.updated",
+                    "game": game_id,
+                    "status": str(status),
+                    "done": done,
+                    "total": total,
+                },
+            )
         ]
     )

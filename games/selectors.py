@@ -22,6 +22,7 @@ from games.engine.common import Game as EngineGame
 from . import clock
 from .models import (
     Game,
+    GameReview,
     Move,
     PlayerStats,
     RatingChange,
@@ -559,6 +560,26 @@ def game_version(
     if game is None or not game_can_view(game=game, user=user):
         return None
     return int(game.ply), str(game.status)
+
+
+def review_progress(
+    *, game_id: int, user: User | AnonymousUser | None
+) -> tuple[str, int, int] | None:
+    """``(status, done, total)`` of the review of a finished game the user may
+    view (its replay's Review tab, docs/review.md), else None: never for a
+    game in progress, which has no review."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
+    if game is None or not game_can_view(game=game, user=user):
+        return None
+    found = (
+        GameReview.objects.filter(game=game)
+        .values_list("status", "done", "total")
+        .first()
+    )
+    if found is None:
+        return None
+    status, done, total = found
+    return str(status), int(done), int(total)
 
 
 def game_count_awaiting_move(*, user: User) -> int:

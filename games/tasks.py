@@ -53,7 +53,7 @@ from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
 from games.engine import bots
 from games.engine import review as engine_review
 
-from . import clock, in_server
+from . import clock, in_server, notifications
 from .models import Game, GameReview
 from .selectors import game_engine, game_user_to_move
 
@@ -255,7 +255,9 @@ def start_worker_with_server(interval: float = 0.5) -> None:
 def review_game(game_id: int) -> str:
     """Make the review of finished game ``game_id`` (docs/review.md), claimed
     first (its queued row), so a task run twice reviews once. Never a game in
-    progress: no evaluation of one is made, let alone shown."""
+    progress: no evaluation of one is made, let alone shown. Each progress it
+    writes, and the end, ring the review's doorbell
+    (``notifications.review_updated``): its open replays fetch the Review tab."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return "not finished"
@@ -270,6 +272,12 @@ def review_game(game_id: int) -> str:
     def progress(done: int, total: int) -> None:
         if done % 10 == 0 or done == total:
             GameReview.objects.filter(game=game).update(done=done, total=total)
+            notifications.review_updated(
+                game_id=game.pk,
+                status=GameReview.Status.RUNNING,
+                done=done,
+                total=total,
+            )
 
     try:
         made = engine_review.review(
@@ -285,6 +293,9 @@ def review_game(game_id: int) -> str:
     except Exception:
         logger.exception("could not review game %s", game_id)
         GameReview.objects.filter(game=game).update(status=GameReview.Status.FAILED)
+        notifications.review_updated(
+            game_id=game.pk, status=GameReview.Status.FAILED, done=0, total=0
+        )
         return "failed"
     data = made.to_json()
     data["timeline"] = [[round(v, 2) for v in point] for point in made.timeline]
@@ -299,5 +310,11 @@ def review_game(game_id: int) -> str:
         done=len(events),
         total=len(events),
         finished_at=clock.now(),
+    )
+    notifications.review_updated(
+        game_id=game.pk,
+        status=GameReview.Status.DONE,
+        done=len(events),
+        total=len(events),
     )
     return "reviewed"

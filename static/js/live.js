@@ -7,9 +7,13 @@
 //   or when the ring says "redraw" (not a move: a player's vacation began or
 //   ended, and the clocks with it); while the game waits for players, redraw the
 //   page when its seats change or it starts
+// - a finished game's replay while its review is being made:
+//   /ws/games/<id>/review/ -> refetch the Review tab's panel as the review goes
+//   on, the whole replay when it is made (or could not be), then stop
 // After a dropped connection each socket reconnects and catches up: the game
 // socket's first message is the current ply (and the board is drawn again once,
-// for a vacation rung meanwhile), the badge is refetched.
+// for a vacation rung meanwhile), the review socket's where the review stands,
+// the badge is refetched.
 (function () {
   "use strict";
 
@@ -28,11 +32,17 @@
     return ceiling / 2 + Math.random() * (ceiling / 2);
   }
 
+  // A socket that reconnects until its handle's close() says it is no longer
+  // wanted.
   function socket(path, onMessage, onOpen) {
     var failures = 0;
+    var stopped = false;
+    var current = null;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     function open() {
+      if (stopped) return;
       var ws = new WebSocket(scheme + location.host + path);
+      current = ws;
       var opened = false;
       ws.onopen = function () {
         opened = true;
@@ -42,6 +52,7 @@
         try { onMessage(JSON.parse(event.data)); } catch (e) { /* ignore */ }
       };
       ws.onclose = function (event) {
+        if (stopped) return;
         // Never opened, or opened only to be told to try again: a failure.
         if (opened && event.code !== TRY_AGAIN) failures = 0;
         else failures += 1;
@@ -49,6 +60,12 @@
       };
     }
     open();
+    return {
+      close: function () {
+        stopped = true;
+        if (current) current.close();
+      }
+    };
   }
 
   var TOAST_SECONDS = 8;
@@ -193,6 +210,29 @@
     });
   }
 
+  // A finished game's replay while its review is being made (the Review tab's
+  // panel carries data-socket, data-status and data-done: templates/games/
+  // replay.html). Each ring says where the review stands: the panel is fetched
+  // again when it went on (the view answers the panel alone, as its htmx
+  // target), the whole replay once it is made or could not be (the step's
+  // review above the board comes with it), and the socket closes. The first
+  // message after each (re)connect catches up the same way.
+  function watchReview(path) {
+    var refreshPanel = refetcher("review-panel", function () { return location.href; });
+    var refreshReplay = refetcher("replay", function () { return location.href; });
+    var handle = socket(path, function (msg) {
+      if (msg.type !== "review") return;
+      var panel = document.getElementById("review-panel");
+      if (!panel || !panel.dataset.socket) { handle.close(); return; }
+      if (msg.status === "done" || msg.status === "failed") {
+        handle.close();
+        refreshReplay();
+      } else if (msg.status !== panel.dataset.status || String(msg.done) !== panel.dataset.done) {
+        refreshPanel();
+      }
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var toasts = document.getElementById("toasts");
     if (toasts && "MutationObserver" in window) {
@@ -214,5 +254,7 @@
     }
     var live = document.getElementById("live-game");
     if (live) watchGame(live.dataset.socket);
+    var review = document.getElementById("review-panel");
+    if (review && review.dataset.socket) watchReview(review.dataset.socket);
   });
 })();

@@ -75,12 +75,24 @@ def _application() -> Any:
     return ASGIStaticFilesHandler(get_default_application())
 
 
-@pytest.fixture
-def live_url(
-    _async_unsafe_with_playwright: None, transactional_db: None
-) -> Iterator[str]:
-    """A Daphne server in a forked process, sharing the (file) test database."""
+def _serve_reviews() -> None:
+    """In the live server's process: its database, and the review queue's
+    worker inside it (as ``TASK_WORKER_IN_SERVER`` runs it), so the review's
+    doorbells ring this server's sockets on the in-memory channel layer."""
     from channels.testing.live import set_database_connection
+
+    from games import in_server, tasks
+
+    set_database_connection()
+    in_server.start_with_daphne(
+        lambda: tasks.run_queue_in_server(tasks.REVIEW_QUEUE, 0.2),
+        otherwise="the live server runs no review worker",
+    )
+
+
+def _live_server(setup: Any) -> Iterator[str]:
+    """A Daphne server in a forked process, sharing the (file) test database;
+    ``setup`` runs in that process before it serves."""
     from django.db import connections
 
     for connection in connections.all():
@@ -89,9 +101,7 @@ def live_url(
                 "the live server needs a file database (docs/stack.md pitfall 4)"
             )
     connections.close_all()
-    process = ForkSafeDaphneProcess(
-        "127.0.0.1", partial(_application), setup=set_database_connection
-    )
+    process = ForkSafeDaphneProcess("127.0.0.1", partial(_application), setup=setup)
     process.start()
     if not process.ready.wait(timeout=30):
         process.terminate()
@@ -101,3 +111,22 @@ def live_url(
     finally:
         process.terminate()
         process.join(timeout=10)
+
+
+@pytest.fixture
+def live_url(
+    _async_unsafe_with_playwright: None, transactional_db: None
+) -> Iterator[str]:
+    """A Daphne server in a forked process, sharing the (file) test database."""
+    from channels.testing.live import set_database_connection
+
+    yield from _live_server(set_database_connection)
+
+
+@pytest.fixture
+def live_url_reviewing(
+    _async_unsafe_with_playwright: None, transactional_db: None
+) -> Iterator[str]:
+    """``live_url`` whose process also runs the review queue's worker: a
+    review queued by the test is made there, and rings its doorbell there."""
+    yield from _live_server(_serve_reviews)

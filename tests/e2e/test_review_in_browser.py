@@ -1,10 +1,13 @@
-"""A finished game's review on its replay (issue #27): the players' figures,
-the chart, and a key moment that leads to its position, where the step shows
-its decision's label and the best decision; without a reload between steps."""
+"""A finished game's review on its replay (issue #27): its Review tab with
+the players' figures, the chart, and a key moment that leads to its position,
+where the step shows its decision's label and the best decision, which shows
+itself on the board of the position before it; without a reload between
+steps. And the review filling itself in on an open replay while it is made."""
 
 from __future__ import annotations
 
 import random
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import Browser, expect
@@ -14,6 +17,24 @@ from games.models import GameReview
 from tests.games.helpers import play_random_moves
 
 from .test_live_board import PASSWORD, log_in, start_game
+
+
+def _expect_marked(page, best: dict) -> None:
+    """The board marks the classic take ``best`` (a record event): its factory
+    or centre, its tiles of its colour, its pattern line or floor line."""
+    source = "centre" if best["from"] == "center" else f"factory-{best['from']}"
+    expect(page.locator('[data-best="source"]')).to_have_attribute("data-zone", source)
+    tiles = page.locator(f'[data-zone="{source}"] [data-best="tile"]')
+    expect(tiles.first).to_be_visible()
+    assert set(tiles.evaluate_all("ts => ts.map(t => t.dataset.colour)")) == {
+        best["colour"]
+    }
+    target = (
+        f"floor-{best['seat']}"
+        if best["to"] == "floor"
+        else f"line-{best['seat']}-{best['to']}"
+    )
+    expect(page.locator('[data-best="target"]')).to_have_attribute("data-zone", target)
 
 
 def test_the_review_of_a_finished_game_reads_on_its_replay(
@@ -37,7 +58,18 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     page.set_default_timeout(10_000)
     log_in(page, live_url, "ana")
     page.goto(f"{live_url}/games/{game.pk}/replay/")
+    # the moves first; the review is the other tab
+    moves_tab = page.get_by_role("tab", name="Moves")
+    review_tab = page.get_by_role("tab", name="Review")
+    expect(moves_tab).to_have_attribute("aria-selected", "true")
+    expect(page.locator("section.review")).to_be_hidden()
+    page.evaluate("window.__notReloaded = true")
+    review_tab.click()
+    expect(review_tab).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("tabpanel", name="Moves")).to_be_hidden()
+    assert "tab=review" in page.url
     review = page.locator("section.review")
+    expect(review).to_be_visible()
     expect(review.locator("tbody tr th")).to_have_text(["ana", "binh"])
     expect(review.locator("tbody tr").first.locator("td").first).to_have_text(
         f"{data['seats'][0]['accuracy']:.0f}"
@@ -55,11 +87,42 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
         expect(page.locator(".review-step")).to_have_attribute(
             "data-label", decision["label"]
         )
-    # the next step comes by htmx: the review stays on the page
-    page.evaluate("window.__notReloaded = true")
+    # the next step comes by htmx: the review stays on the page, in its tab
     page.get_by_role("link", name="Previous").click()
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(ply - 1))
-    expect(page.locator("section.review")).to_have_count(1)
+    expect(page.locator("section.review")).to_be_visible()
+    expect(review_tab).to_have_attribute("aria-selected", "true")
+    assert page.evaluate("window.__notReloaded") is True
+
+    # the costliest decision: its best drawn on the board of the position before
+    costly = max(
+        (d for d in data["decisions"] if d["best"] != d["played"]),
+        key=lambda d: d["lost"],
+    )
+    page.locator("#ply-slider").fill(str(costly["event"] + 1))
+    expect(page.locator("#replay")).to_have_attribute(
+        "data-ply", str(costly["event"] + 1)
+    )
+    page.get_by_role("link", name="Show the best decision").click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(costly["event"]))
+    _expect_marked(page, costly["best"])
+    expect(page.locator(".review-best")).to_contain_text(
+        "The best decision here, marked on the board:"
+    )
+    choices = page.locator(".review-choices li")
+    expect(choices.first).to_have_attribute("data-value", "0.0")
+    expect(choices).to_have_count(
+        min(3, len(data["alternatives"][str(costly["event"])]))
+    )
+    outline = page.locator('[data-best="source"]').evaluate(
+        "e => getComputedStyle(e).outlineStyle"
+    )
+    assert outline == "solid"
+    page.get_by_role("link", name="Back to the decision played").click()
+    expect(page.locator("#replay")).to_have_attribute(
+        "data-ply", str(costly["event"] + 1)
+    )
+    expect(page.locator("[data-best]")).to_have_count(0)
     assert page.evaluate("window.__notReloaded") is True
 
     # Retry your mistakes: ana's first, the best choice accepted
@@ -88,4 +151,63 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     retry.get_by_role("button", name="Check").click()
     expect(page.locator(".retry-answer")).to_have_attribute("data-correct", "true")
     expect(page.locator(".retry-answer")).to_contain_text(words)
+    page.context.close()
+
+
+SEEN = """
+window.__seen = [];
+new MutationObserver(function () {
+  var text = document.querySelector("#review-panel p.meta");
+  if (text && window.__seen[window.__seen.length - 1] !== text.textContent) {
+    window.__seen.push(text.textContent);
+  }
+}).observe(document.getElementById("main"), { childList: true, subtree: true });
+"""
+
+
+def test_an_open_replay_fills_its_review_in_as_it_is_made(
+    browser: Browser, live_url_reviewing: str, make_user, settings, monkeypatch
+):
+    """The review is made by the live server's review worker while the
+    replay is open: its doorbell rings as it goes on, and the Review tab says
+    how far it is, then shows the review, without a reload."""
+    from games.services import reviews as review_services
+
+    settings.REVIEW_SECONDS = 0.1
+    # queued when the game ends, handed to the worker when the page is open
+    monkeypatch.setattr(review_services, "_enqueue", lambda game_id: None)
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+
+    def finish():
+        game = play_random_moves(start_game(ana, binh), random.Random(6), 30)
+        services.game_resign(game_id=game.pk, user=binh)
+        return game
+
+    with ThreadPoolExecutor(1) as pool:
+        game = pool.submit(finish).result()
+    events = game.moves.count()
+    assert GameReview.objects.get(game=game).status == GameReview.Status.QUEUED
+
+    page = browser.new_context().new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_url_reviewing}/games/{game.pk}/replay/?tab=review")
+    panel = page.locator("#review-panel")
+    expect(panel).to_contain_text("The review of this game is waiting for its turn.")
+    expect(panel).to_have_attribute("data-socket", f"/ws/games/{game.pk}/review/")
+    page.evaluate(SEEN)
+    page.evaluate("window.__notReloaded = true")
+    page.wait_for_timeout(500)  # the socket connects
+
+    tasks.review_game.enqueue(game.pk)
+    expect(page.locator("section.review tbody tr th")).to_have_text(
+        ["ana", "binh"], timeout=90_000
+    )
+    seen = page.evaluate("window.__seen")
+    assert f"Analysing move 10 of {events}." in " ".join(seen), seen
+    assert page.evaluate("window.__notReloaded") is True
+    expect(page.get_by_role("tab", name="Review")).to_have_attribute(
+        "aria-selected", "true"
+    )
+    expect(panel).not_to_have_attribute("data-socket", re.compile(".*"))
+    assert GameReview.objects.get(game=game).status == GameReview.Status.DONE
     page.context.close()
