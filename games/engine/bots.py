@@ -54,6 +54,7 @@ import random
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
+from . import value as model
 from .classic import FLOOR, FLOOR_PENALTIES, Board, ClassicGame, Take, wall_points
 from .classic import Move as ClassicMove
 from .common import CENTER, Game
@@ -64,9 +65,7 @@ from .pavilion import (
     POPCOUNT,
     RUN,
     SINGLE_COLOUR,
-    SIX_COLOUR_BONUS,
     SPACE_STRUCTURES,
-    STAR_BONUS_BY_COLOUR,
     STAR_COLOUR,
     STRUCTURE_BONUSES,
     STRUCTURE_MASKS,
@@ -88,14 +87,24 @@ M = TypeVar("M", bound=Decision)
 """That family's decisions (``classic.Move``, ``pavilion.Move``)."""
 
 LEVELS = ("easy", "medium", "strong")
+REFERENCE_LEVELS = ("strong-1",)
+"""Levels the site does not offer, kept to measure the others against
+(``bench/bots.py``): ``strong-1`` is the strong level as it was before the
+learned value (its hand-set classic evaluation, a fixed beam)."""
 DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
 """Budget of a decision by level (easy and medium do not search)."""
-NODES_PER_SECOND = {CLASSIC_FAMILY.name: 7000, PAVILION_FAMILY.name: 2500}
-"""Search nodes one second buys on the development machine, by game family."""
+NODES_PER_SECOND = {CLASSIC_FAMILY.name: 20000, PAVILION_FAMILY.name: 17000}
+"""Search nodes one second of the strong level buys on the development machine,
+by game family (measured: ``bench/README.md``)."""
+REFERENCE_NODES_PER_SECOND = {CLASSIC_FAMILY.name: 7000, PAVILION_FAMILY.name: 2500}
+"""The same for ``strong-1``, as it was set (its search used about a sixth of
+its second)."""
 EASY_NOISE = 1.2
 OWN_SHARE = 0.25
 """Weight of the seat's own value beside its lead in the objective."""
 OTHER_BEAM = 4
+WIDEN_STEP = 4
+"""How many more moves each widening of the strong level's beam looks at."""
 """With 3-4 players, the moves searched for each other seat (their likeliest)."""
 
 
@@ -111,17 +120,20 @@ def choose(
     ``game`` is not changed. ``seconds`` is the strong level's budget (converted to
     a node count, see the module docstring); the same arguments give the same move.
     """
-    if level not in LEVELS:
+    if level not in LEVELS and level not in REFERENCE_LEVELS:
         raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
     budget = DEFAULT_SECONDS["strong"] if seconds is None else seconds
     family = find_variant(game.variant).family.name
     # a node costs more with more boards to evaluate
-    per_second = NODES_PER_SECOND[family] * (2 / game.players) ** 1.5
+    rates = REFERENCE_NODES_PER_SECOND if level == "strong-1" else NODES_PER_SECOND
+    per_second = rates[family] * (2 / game.players) ** 1.5
     nodes = max(200, int(budget * per_second))
     if isinstance(game, ClassicGame):
-        return _decide(game, _ClassicRules(), level, nodes, seed)
+        classic = _ClassicRules(learned=level == "strong")
+        return _decide(game, classic, level, nodes, seed)
     if isinstance(game, PavilionGame):
-        return _decide(game, _PavilionRules(), level, nodes, seed)
+        rules = _PavilionRules(learned=level == "strong")
+        return _decide(game, rules, level, nodes, seed)
     raise TypeError("not a game this module knows")
 
 
@@ -153,7 +165,7 @@ def _decide(game: G, rules: _Rules[G, M], level: str, nodes: int, seed: int) -> 
         return _easy(game, moves, rules, rng)
     if level == "medium":
         return _greedy(game, moves, seat, rules, rng)
-    return _search(game, moves, seat, rules, rng, nodes)
+    return _search(game, moves, seat, rules, rng, nodes, widen=level == "strong")
 
 
 # ---------------------------------------------------------------- the framework
@@ -248,9 +260,16 @@ def _search(
     rules: _Rules[G, M],
     rng: random.Random,
     budget: int,
+    *,
+    widen: bool = False,
 ) -> M:
-    """Iterative deepening paranoid alpha-beta within the round (module docstring)."""
-    state = {"nodes": 0, "cut": False}
+    """Iterative deepening paranoid alpha-beta within the round (module docstring).
+
+    With ``widen``, once an iteration has searched to the round's end it starts
+    again with a wider beam, until the budget is spent or nothing was left out.
+    """
+    state = {"nodes": 0, "cut": False, "narrowed": False}
+    beam = rules.beam
     root_moves = rules.candidates(game, moves)
     children = [_child(game, move, rules, rng) for move in root_moves]
     state["nodes"] = len(children)
@@ -269,8 +288,14 @@ def _search(
             state["cut"] = True
             return _lead(rules.values(node), seat)
         mover = node.to_move()
-        width = rules.beam if mover == seat or node.players == 2 else OTHER_BEAM
-        options = rules.candidates(node, rules.legal_moves(node))[:width]
+        if mover == seat or node.players == 2:
+            width = beam
+        else:  # the others: their likeliest, more as the beam widens
+            width = OTHER_BEAM + (beam - rules.beam) // 2
+        ranked = rules.candidates(node, rules.legal_moves(node))
+        if len(ranked) > width:
+            state["narrowed"] = True
+        options = ranked[:width]
         if mover == seat:
             value = float("-inf")
             for move in options:
@@ -295,6 +320,7 @@ def _search(
     depth = 1
     while True:
         state["cut"] = False
+        state["narrowed"] = False
         try:
             alpha = float("-inf")
             results: dict[int, float] = {}
@@ -308,6 +334,9 @@ def _search(
         order = sorted(order, key=lambda i: -results[i])
         best = root_moves[order[0]]
         if not state["cut"]:
+            if widen and state["narrowed"]:
+                beam += WIDEN_STEP
+                continue  # the round's end reached: look at more moves
             break  # the whole rest of the round was searched
         depth += 1
     return _pick(moves, best)
@@ -340,6 +369,11 @@ FLOOR_TILE_RISK = 0.6
 
 class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
     beam = 8
+
+    def __init__(self, *, learned: bool = True) -> None:
+        self.learned = learned
+        """Boards valued by the learned model (``value.py``), or by the
+        hand-set shares below (the reference level, ``strong-1``)."""
 
     def legal_moves(self, game: ClassicGame) -> Sequence[ClassicMove]:
         return game.legal_moves()
@@ -383,6 +417,8 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
         if game_ends:
             # the round is not over yet: the bonuses are nearly certain
             return [s + _classic_bonus(wall) for s, wall in projected]
+        if self.learned:
+            return _learned_values(game, projected)
         fullest = max(
             sum(1 for c in row if c >= 0) for _, wall in projected for row in wall
         )
@@ -473,6 +509,39 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
         )
 
 
+def _learned_values(
+    game: ClassicGame, projected: Sequence[tuple[int, list[list[int]]]]
+) -> list[float]:
+    """Each seat's projected score plus the future gain ``value.py`` predicts
+    for its projected wall and the pattern lines it carries on."""
+    fills = [max(sum(1 for c in r if c >= 0) for r in wall) for _, wall in projected]
+    fullest = max(fills)
+    starter = game.marker_holder
+    if starter is None:
+        starter = game.round_starter
+    values = []
+    for seat, (score, wall) in enumerate(projected):
+        board = game.boards[seat]
+        counts = board.line_count[:]
+        colours = board.line_colour[:]
+        for line in range(5):
+            if counts[line] == line + 1:  # tiled (or to the floor) this round
+                counts[line] = 0
+                colours[line] = -1
+        row = model.features(
+            wall,
+            counts,
+            colours,
+            starts_next=seat == starter,
+            players=game.players,
+            grey=game.grey,
+            others_fullest=max(f for s, f in enumerate(fills) if s != seat),
+            round_number=game.round,
+        )
+        values.append(score + model.future_gain(row, fullest))
+    return values
+
+
 def _rows(wall: list[list[int]]) -> int:
     return sum(1 for row in wall if all(c >= 0 for c in row))
 
@@ -530,6 +599,11 @@ NUMBER_SHARE = 0.5
 class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
     beam = 7
 
+    def __init__(self, *, learned: bool = True) -> None:
+        self.learned = learned
+        """Boards valued by the learned model (``value.py``) after the hand's
+        plan, or by the hand-set shares below (medium, ``strong-1``)."""
+
     def legal_moves(self, game: PavilionGame) -> Sequence[PavilionMove]:
         return game.legal_moves()
 
@@ -544,7 +618,8 @@ class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
     def values(self, game: PavilionGame) -> list[float]:
         if game.is_over():
             return [float(s) for s in game.scores]
-        return [_pavilion_value(game, seat) for seat in range(game.players)]
+        learned = self.learned
+        return [_pavilion_value(game, seat, learned) for seat in range(game.players)]
 
     def candidates(
         self, game: PavilionGame, moves: Sequence[PavilionMove]
@@ -641,19 +716,6 @@ def _keep_choice(game: PavilionGame, seat: int) -> tuple[int, ...]:
     return tuple(sorted(keep))
 
 
-def _star_bonus(grey: bool, star: int, colours: int) -> float:
-    """The end bonus a complete star would earn (or may earn, while incomplete)."""
-    if not grey:
-        return float(
-            SIX_COLOUR_BONUS if star == 0 else STAR_BONUS_BY_COLOUR[STAR_COLOUR[star]]
-        )
-    if POPCOUNT[colours] >= 2 or not colours:
-        return float(SIX_COLOUR_BONUS)
-    if SINGLE_COLOUR[colours]:
-        return float(STAR_BONUS_BY_COLOUR[colours.bit_length() - 1]) * 0.8
-    return float(SIX_COLOUR_BONUS)
-
-
 def _board_worth(
     game: PavilionGame, filled: int, star_colours: Sequence[int], w: float
 ) -> float:
@@ -663,13 +725,13 @@ def _board_worth(
     for star in range(7):
         ring = filled >> (star * 6) & 63
         if ring == 63:
-            value += _star_bonus(grey, star, star_colours[star])
+            value += model.star_bonus(grey, star, star_colours[star])
         elif ring and w:
             n = POPCOUNT[ring]
             value += (
                 w
                 * STAR_SHARE
-                * _star_bonus(grey, star, star_colours[star])
+                * model.star_bonus(grey, star, star_colours[star])
                 * (n / 6) ** 2
             )
     masks = NUMBER_MASKS_GREY if grey else NUMBER_MASKS_COLOURED
@@ -695,8 +757,9 @@ def _allowed(grey: bool, filled: int, colours: int, star: int) -> int:
     return 1 << STAR_COLOUR[star]
 
 
-def _pavilion_value(game: PavilionGame, seat: int) -> float:
-    """Score, plus the greedy one-seat plan of the hand, plus the board's worth."""
+def _pavilion_value(game: PavilionGame, seat: int, learned: bool) -> float:
+    """Score, plus the greedy one-seat plan of the hand, plus the board's worth
+    (``learned``: before the last round, as ``value.py`` predicts it)."""
     rounds = 6
     phase = game.phase
     future = rounds - game.round + (1 if phase == "deal" else 0)
@@ -709,6 +772,12 @@ def _pavilion_value(game: PavilionGame, seat: int) -> float:
     if phase == "deal" or game.passed[seat]:
         # kept tiles: on the corners, or back in the hand before the deal
         kept: int = sum(game.hands[seat]) + sum(game.corners[seat])
+        ended = game.round - 1 if phase == "deal" else game.round
+        if learned and ended < rounds:
+            row = model.pavilion_features(
+                filled, star_colours, kept, players=game.players, grey=game.grey
+            )
+            return score + model.pavilion_future_gain(row, ended)
         worth = _board_worth(game, filled, star_colours, w)
         return score + worth + KEPT_TILE_VALUE * kept
     hand: list[int] = game.hands[seat][:]
@@ -751,7 +820,7 @@ def _pavilion_value(game: PavilionGame, seat: int) -> float:
                         if new & mask == mask:
                             gain += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
                     if ring | 1 << pos == 63:
-                        gain += (1.0 - w * STAR_SHARE * 25 / 36) * _star_bonus(
+                        gain += (1.0 - w * STAR_SHARE * 25 / 36) * model.star_bonus(
                             grey, star, star_colours[star] | 1 << colour
                         )
                     elif w:
@@ -759,7 +828,9 @@ def _pavilion_value(game: PavilionGame, seat: int) -> float:
                         gain += (
                             w
                             * STAR_SHARE
-                            * _star_bonus(grey, star, star_colours[star] | 1 << colour)
+                            * model.star_bonus(
+                                grey, star, star_colours[star] | 1 << colour
+                            )
                             * ((n + 1) ** 2 - n**2)
                             / 36
                         )
@@ -781,6 +852,13 @@ def _pavilion_value(game: PavilionGame, seat: int) -> float:
             if filled & mask == mask and game.filled[seat] & mask != mask:
                 gained += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
     left = sum(hand)
+    if learned and game.round < rounds:
+        kept = min(4, left)
+        row = model.pavilion_features(
+            filled, star_colours, kept, players=game.players, grey=game.grey
+        )
+        ahead = model.pavilion_future_gain(row, game.round)
+        return score + gained - (left - kept) + ahead
     if game.round >= rounds:
         gained -= left
     else:

@@ -1,0 +1,299 @@
+"""What a classic Azul board is worth beyond its score (issue #27 items 1-2): a
+linear value learned from the strong level's self-play.
+
+At a round's end (the walls tiled, the floors charged, no tiles on the table) a
+seat's final score is its score now plus what the rounds still to come bring:
+the tiles it will place, their adjacency, the end bonuses, minus the floor. This
+module predicts that future gain from features of the seat's board — how full
+each row, column and colour is, the points its empty spaces would score now, the
+pattern lines carried into the next round, the first-player marker — in one
+linear model per stage of the game (how full the fullest row of any board is,
+which says how near the end is).
+
+Why linear and why here: the strong level's search (``bots.py``) evaluates
+thousands of leaves a decision, on one core, in pure Python; a dot product over
+thirty features costs a few microseconds. The weights are fitted by
+``tools/train_value.py`` (ridge regression on the strong level's self-play:
+its command line and data are in ``bench/README.md``) and stored beside this
+module as ``value_classic.json``; the same script with the same seed writes the
+same file. Nothing here reads the bag's order or anything not on the table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from .classic import wall_points
+from .pavilion import (
+    NUM_STARS,
+    NUMBER_MASKS_COLOURED,
+    NUMBER_MASKS_GREY,
+    POPCOUNT,
+    ROUNDS,
+    RUN,
+    SINGLE_COLOUR,
+    SIX_COLOUR_BONUS,
+    STAR_BONUS_BY_COLOUR,
+    STAR_COLOUR,
+)
+
+FEATURES = (
+    "bias",
+    "rows_1",
+    "rows_2",
+    "rows_3",
+    "rows_4",
+    "rows_5",
+    "columns_1",
+    "columns_2",
+    "columns_3",
+    "columns_4",
+    "columns_5",
+    "colours_1",
+    "colours_2",
+    "colours_3",
+    "colours_4",
+    "colours_5",
+    "adjacency",
+    "open_neighbours",
+    "line_share",
+    "lines_partial",
+    "line_tiles",
+    "line_toward_full_row",
+    "starts_next",
+    "players_3",
+    "players_4",
+    "grey",
+    "own_fullest",
+    "others_fullest",
+    "round",
+)
+"""The features of one seat's board, in the order of the weights."""
+
+STAGES = 5
+"""Models by the fullest wall row of any board: 0-1, 2, 3, 4 tiles (index 1-4)."""
+
+
+def features(
+    wall: Sequence[Sequence[int]],
+    line_count: Sequence[int],
+    line_colour: Sequence[int],
+    *,
+    starts_next: bool,
+    players: int,
+    grey: bool,
+    others_fullest: int,
+    round_number: int,
+) -> list[float]:
+    """The features of one seat's board at a round's end (``FEATURES``'s order).
+
+    ``wall`` is the seat's wall after this round's tiling, ``line_count`` and
+    ``line_colour`` its pattern lines left after it (the full ones emptied).
+    """
+    rows = [0] * 6
+    columns = [0] * 6
+    colours = [0] * 5
+    fills = []
+    for row in wall:
+        filled = 0
+        for colour in row:
+            if colour >= 0:
+                filled += 1
+                colours[colour] += 1
+        rows[filled] += 1
+        fills.append(filled)
+    for column in range(5):
+        columns[sum(1 for r in range(5) if wall[r][column] >= 0)] += 1
+    colour_hist = [0] * 6
+    for count in colours:
+        colour_hist[count] += 1
+    adjacency = 0
+    open_neighbours = 0
+    for r in range(5):
+        row = wall[r]
+        for c in range(5):
+            if row[c] >= 0:
+                continue
+            points = wall_points(wall, r, c)
+            if points > 1:
+                adjacency += points - 1
+                open_neighbours += 1
+    line_share = 0.0
+    partial = 0
+    tiles = 0
+    toward = 0.0
+    for line in range(5):
+        count = line_count[line]
+        if 0 < count <= line and line_colour[line] >= 0:
+            line_share += count / (line + 1)
+            partial += 1
+            tiles += count
+            toward += fills[line] / 4
+    return [
+        1.0,
+        *(float(rows[k]) for k in range(1, 6)),
+        *(float(columns[k]) for k in range(1, 6)),
+        *(float(colour_hist[k]) for k in range(1, 6)),
+        float(adjacency),
+        float(open_neighbours),
+        line_share,
+        float(partial),
+        float(tiles),
+        toward,
+        1.0 if starts_next else 0.0,
+        1.0 if players == 3 else 0.0,
+        1.0 if players == 4 else 0.0,
+        1.0 if grey else 0.0,
+        float(max(fills)),
+        float(others_fullest),
+        float(round_number),
+    ]
+
+
+def stage(fullest: int) -> int:
+    """The model of a position whose fullest wall row (any board) holds ``fullest``."""
+    return max(1, min(4, fullest))
+
+
+@dataclass(frozen=True)
+class Model:
+    """One family's fitted weights: a linear model per stage of the game."""
+
+    file: Path
+    features: tuple[str, ...]
+    stages: int
+
+    @cache  # noqa: B019 - two models, alive as long as the process
+    def weights(self) -> tuple[tuple[float, ...], ...]:
+        """The fitted weights, one row per stage, read once."""
+        data = json.loads(self.file.read_text())
+        if tuple(data["features"]) != self.features:
+            raise ValueError(f"{self.file.name} was fitted on other features")
+        rows = tuple(tuple(float(w) for w in row) for row in data["stages"])
+        if len(rows) != self.stages:
+            raise ValueError(f"{self.file.name} has {len(rows)} stages")
+        return rows
+
+    def gain(self, feature_row: Sequence[float], stage: int) -> float:
+        """The points a seat is expected to add to its score by the game's end."""
+        w = self.weights()[stage]
+        return sum(a * b for a, b in zip(w, feature_row, strict=True))
+
+
+CLASSIC = Model(Path(__file__).with_name("value_classic.json"), FEATURES, STAGES)
+
+
+def future_gain(feature_row: Sequence[float], fullest: int) -> float:
+    """What a classic seat is expected to add to its score by the game's end."""
+    return CLASSIC.gain(feature_row, stage(fullest))
+
+
+# ---------------------------------------------------------------- Summer Pavilion
+
+PAVILION_FEATURES = (
+    "bias",
+    "stars_complete",
+    "star_bonus_complete",
+    "star_bonus_1",
+    "star_bonus_2",
+    "star_bonus_3",
+    "star_bonus_4",
+    "star_bonus_5",
+    "numbers_complete",
+    "number_bonus_share",
+    "number_bonus_share_cubed",
+    "run_potential",
+    "filled",
+    "kept",
+    "players_3",
+    "players_4",
+    "grey",
+)
+"""The features of one seat's Summer Pavilion board at a round's end."""
+
+PAVILION_STAGES = ROUNDS
+"""One model per round just ended (1-5; index 0 and the last round unused)."""
+
+
+def pavilion_features(
+    filled: int,
+    star_colours: Sequence[int],
+    kept: int,
+    *,
+    players: int,
+    grey: bool,
+) -> list[float]:
+    """The features of one seat's board (``filled``: its filled spaces as a
+    bitmask; ``star_colours``: the colours on each star; ``kept``: the tiles it
+    carries into the next round), in ``PAVILION_FEATURES``' order."""
+    complete = 0
+    complete_bonus = 0.0
+    partial = [0.0] * 6
+    run = 0
+    for star in range(NUM_STARS):
+        ring = filled >> (star * 6) & 63
+        bonus = star_bonus(grey, star, star_colours[star])
+        count = POPCOUNT[ring]
+        if count == 6:
+            complete += 1
+            complete_bonus += bonus
+            continue
+        partial[count] += bonus
+        for pos in range(6):
+            if not ring >> pos & 1:
+                run += RUN[ring | 1 << pos][pos]
+    numbers = 0
+    share = 0.0
+    cubed = 0.0
+    for mask, bonus in NUMBER_MASKS_GREY if grey else NUMBER_MASKS_COLOURED:
+        have = filled & mask
+        if have == mask:
+            numbers += 1
+            continue
+        fraction = bin(have).count("1") / bin(mask).count("1")
+        share += bonus * fraction
+        cubed += bonus * fraction**3
+    return [
+        1.0,
+        float(complete),
+        complete_bonus,
+        *partial[1:],
+        float(numbers),
+        share,
+        cubed,
+        float(run),
+        float(bin(filled).count("1")),
+        float(kept),
+        1.0 if players == 3 else 0.0,
+        1.0 if players == 4 else 0.0,
+        1.0 if grey else 0.0,
+    ]
+
+
+def star_bonus(grey: bool, star: int, colours: int) -> float:
+    """The end bonus a complete star earns (or may earn, while incomplete: on the
+    grey side its colour is still open while it holds fewer than two colours)."""
+    if not grey:
+        return float(
+            SIX_COLOUR_BONUS if star == 0 else STAR_BONUS_BY_COLOUR[STAR_COLOUR[star]]
+        )
+    if POPCOUNT[colours] >= 2 or not colours:
+        return float(SIX_COLOUR_BONUS)
+    if SINGLE_COLOUR[colours]:
+        return float(STAR_BONUS_BY_COLOUR[colours.bit_length() - 1]) * 0.8
+    return float(SIX_COLOUR_BONUS)
+
+
+PAVILION = Model(
+    Path(__file__).with_name("value_pavilion.json"), PAVILION_FEATURES, ROUNDS
+)
+
+
+def pavilion_future_gain(feature_row: Sequence[float], round_ended: int) -> float:
+    """What a Summer Pavilion seat is expected to add to its score by the game's
+    end, after round ``round_ended`` (1-5)."""
+    return PAVILION.gain(feature_row, round_ended)
