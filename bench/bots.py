@@ -44,11 +44,12 @@ DEFAULT_PAIRINGS = (
 )
 
 Job = tuple[str, tuple[str, ...], int, float | None]
-Result = tuple[list[int], list[int], list[list[float]]]
+Result = tuple[list[int], list[int], list[int], list[list[float]]]
 
 
 def play_game(job: Job) -> Result:
-    """Play one game; return scores, winners and each seat's decision times."""
+    """Play one game; return scores, winners, ranks and each seat's decision
+    times."""
     variant, seats, seed, seconds = job
     rng = random.Random(seed)
     bots = random.Random(seed ^ 0x5EED)
@@ -68,7 +69,7 @@ def play_game(job: Job) -> Result:
         game.play(move)
     outcome = game.outcome()
     assert outcome is not None
-    return list(outcome.scores), list(outcome.winners), times
+    return list(outcome.scores), list(outcome.winners), list(outcome.ranks), times
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -110,16 +111,20 @@ def run_pairing(
             results = pool.map(play_game, job_list, chunksize=1)
     else:
         results = [play_game(job) for job in job_list]
-    wins = 0.0
+    wins = [0.0] * n  # by place in the pairing
+    ranks = [0.0] * n
     scores: dict[str, list[int]] = {level: [] for level in levels}
     times: dict[str, list[float]] = {level: [] for level in levels}
-    for (_, owner), (final, winners, seat_times) in zip(plans, results, strict=True):
+    for (_, owner), (final, winners, rank, seat_times) in zip(
+        plans, results, strict=True
+    ):
         for seat, index in enumerate(owner):
             scores[levels[index]].append(final[seat])
             times[levels[index]].extend(seat_times[seat])
-            if index == 0 and seat in winners:
-                wins += 1 / len(winners)
-    share = wins / games
+            ranks[index] += rank[seat] / games
+            if seat in winners:
+                wins[index] += 1 / len(winners)
+    share = wins[0] / games
     low, high = wilson(share, games)
     average = ", ".join(
         f"{level} {sum(v) / len(v):.1f}" for level, v in scores.items() if v
@@ -128,9 +133,13 @@ def run_pairing(
         f"{level} {percentile(v, 0.5) * 1000:.0f}/{percentile(v, 0.95) * 1000:.0f}"
         for level, v in times.items()
     )
+    places = ", ".join(
+        f"{level} {w / games:.0%} / {r:.2f}"
+        for level, w, r in zip(levels, wins, ranks, strict=True)
+    )
     return (
         f"| {variant} | {' v '.join(levels)} | {games} | {share:.1%} "
-        f"[{low:.1%}, {high:.1%}] | {average} | {timing} |"
+        f"[{low:.1%}, {high:.1%}] | {places} | {average} | {timing} |"
     )
 
 
@@ -149,10 +158,10 @@ def main() -> None:
         f"{args.jobs} process(es); win share of the first level [95 % Wilson]"
     )
     print(
-        "| variant | pairing | games | first level wins | average score "
-        "| decision ms p50/p95 |"
+        "| variant | pairing | games | first level wins | each seat's wins / "
+        "average rank | average score | decision CPU ms p50/p95 |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for variant in args.variants.split(","):
         for pairing in args.pairings.split(","):
             levels = tuple(pairing.split(":"))

@@ -4,11 +4,13 @@
         --seconds 0.1 --jobs 2 --out /tmp/value-data.jsonl
     .venv/bin/python tools/train_value.py fit /tmp/value-data.jsonl [more.jsonl]
 
-``play`` plays games of both classic variants (2, 3 and 4 players in turn) with
+``play`` plays games of one family's variants (2, 3 and 4 players in turn) with
 one computer level in every seat, its deals drawn from ``random.Random(seed +
-i)``, and writes one line per seat and round's end: the seat's features
-(``value.FEATURES``), the stage and the points it went on to add to its score by
-the game's end (the target). ``fit`` fits one ridge regression per stage over
+i)``, and writes one line per seat and sampled position — classic: every
+round's end; Summer Pavilion: every round's end and a tenth of the other
+positions — with the seat's features (``value.FEATURES``,
+``value.PAVILION_FEATURES``), the stage and the points it went on to add to its
+score by the game's end (the target). ``fit`` fits one ridge regression per stage over
 the files it is given and writes ``games/engine/value_classic.json``, printing
 each stage's sample count and its mean absolute error on a held-out fifth.
 
@@ -29,9 +31,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import value  # noqa: E402
-from games.engine.bots import choose  # noqa: E402
+from games.engine.bots import choose, pavilion_row  # noqa: E402
 from games.engine.classic import ClassicGame  # noqa: E402
-from games.engine.common import Game  # noqa: E402
 from games.engine.pavilion import PavilionGame  # noqa: E402
 from games.engine.record import new_game  # noqa: E402
 from games.engine.variants import CLASSIC_FAMILY, PAVILION_FAMILY, Family  # noqa: E402
@@ -41,31 +42,29 @@ FAMILIES: dict[str, tuple[Family, value.Model]] = {
     PAVILION_FAMILY.name: (PAVILION_FAMILY, value.PAVILION),
 }
 
+PAVILION_SAMPLED = 0.1
+"""The share of Summer Pavilion positions sampled besides every round's end
+(their leaves are mostly in the middle of a round)."""
 RIDGE = 1.0
 """The ridge penalty on every weight but the bias (features are counts of a few)."""
 
 Job = tuple[str, int, str, float, int]
 
 
-def round_end_rows(game: Game) -> list[tuple[list[float], int, int]]:
+def pavilion_rows(game: PavilionGame) -> list[tuple[int, list[float], int, int]]:
+    """Each seat, its features, the stage and its score, where the strong level
+    would value them (``bots.pavilion_row``)."""
+    rows = []
+    for seat in range(game.players):
+        learned = pavilion_row(game, seat)
+        if learned is not None:
+            rows.append((seat, learned[0], learned[1], game.scores[seat]))
+    return rows
+
+
+def round_end_rows(game: ClassicGame) -> list[tuple[list[float], int, int]]:
     """Each seat's features, the stage and its score, at a round's end (a deal
     is due)."""
-    if isinstance(game, PavilionGame):
-        return [
-            (
-                value.pavilion_features(
-                    game.filled[seat],
-                    game.star_colours[seat],
-                    sum(game.hands[seat]) + sum(game.corners[seat]),
-                    players=game.players,
-                    grey=game.grey,
-                ),
-                game.round - 1,
-                game.scores[seat],
-            )
-            for seat in range(game.players)
-        ]
-    assert isinstance(game, ClassicGame)
     fills = [max(sum(1 for c in row if c >= 0) for row in b.wall) for b in game.boards]
     rows = []
     for seat, board in enumerate(game.boards):
@@ -89,10 +88,15 @@ def play(job: Job) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     bots = random.Random(seed ^ 0x5EED)
     game = new_game(variant, players, first_seat=rng.randrange(players))
+    sampler = random.Random(seed ^ 0xDA7A)
     pending: list[tuple[int, list[float], int, int]] = []
     while not game.is_over():
+        if isinstance(game, PavilionGame) and (
+            game.phase == "deal" or sampler.random() < PAVILION_SAMPLED
+        ):
+            pending.extend(pavilion_rows(game))
         if game.needs_chance():
-            if game.round > 1 and getattr(game, "phase", None) == "deal":
+            if isinstance(game, ClassicGame) and game.round > 1:
                 for seat, (row, stage, score) in enumerate(round_end_rows(game)):
                     pending.append((seat, row, stage, score))
             game.chance(rng)
@@ -123,14 +127,14 @@ def fit_command(args: argparse.Namespace) -> None:
     import numpy as np
 
     model = FAMILIES[args.family][1]
-    samples = []
+    samples: list[dict[str, Any]] = []
     for path in args.data:
         with open(path) as lines:
             samples.extend(json.loads(line) for line in lines)
     random.Random(args.seed).shuffle(samples)
     stages: list[list[float]] = []
-    print("| stage (fullest row) | samples | held-out MAE | mean gain |")
-    print("|---|---|---|---|")
+    print("| stage | samples | held-out MAE | MAE of the mean | mean gain |")
+    print("|---|---|---|---|---|")
     for stage in range(model.stages):
         chosen = [s for s in samples if s["stage"] == stage]
         if len(chosen) < 2 * len(model.features):
@@ -144,8 +148,12 @@ def fit_command(args: argparse.Namespace) -> None:
         train_x, train_y = x[held:], y[held:]
         w = np.linalg.solve(train_x.T @ train_x + penalty, train_x.T @ train_y)
         error = float(np.mean(np.abs(x[:held] @ w - y[:held])))
+        plain = float(np.mean(np.abs(np.mean(train_y) - y[:held])))
         w = np.linalg.solve(x.T @ x + penalty, x.T @ y)  # then on all of them
-        print(f"| {stage} | {len(chosen)} | {error:.2f} | {float(np.mean(y)):.1f} |")
+        print(
+            f"| {stage} | {len(chosen)} | {error:.2f} | {plain:.2f} "
+            f"| {float(np.mean(y)):.1f} |"
+        )
         stages.append([round(float(v), 4) for v in w])
     document = {
         "about": "games/engine/value.py's weights, written by tools/train_value.py",

@@ -7,7 +7,9 @@ of three levels:
   to the floor, points scored now), with random noise.
 - ``medium``: one-move greedy on the full evaluation below (no look-ahead).
 - ``strong``: an alpha-beta search with iterative deepening, a per-game move
-  ordering and a beam of the most promising moves below the root. Two players:
+  ordering and a beam of the most promising moves below the root, widened once
+  the round's end is reached until the budget is spent, on the learned board
+  values of ``value.py`` (``docs/computer.md``). Two players:
   minimax on the lead. Three or four: a paranoid search (every other seat plays
   against the root) over each other seat's four likeliest moves, on a lead taken
   over the blend of the best other seat and their mean, so the bot does not turn
@@ -18,7 +20,12 @@ of three levels:
 The objective is the root seat's lead plus a quarter of its own value, so a bot
 that wins anyway still plays for points.
 
-Evaluation (both games): each seat's score plus what its position is worth.
+``strong-1`` (``REFERENCE_LEVELS``, not offered on the site) is the strong level
+before issue #27: the hand-set evaluation below, a fixed beam, its old node
+rates; ``bench/bots.py`` measures the strong level against it.
+
+Hand-set evaluation (medium, ``strong-1``; the strong level's Azul leaves that
+end the game): each seat's score plus what its position is worth.
 
 - Classic: the round is tiled as the rules would tile it now (full lines scored,
   on the grey wall into the best column, the floor charged), so a search leaf at
@@ -42,7 +49,8 @@ random generator). Nothing else about the future is consulted.
 
 Determinism: the budget is a node count, ``seconds * NODES_PER_SECOND`` of the
 game family times ``(2 / players) ** 1.5`` (a node evaluates every board; the
-rates were measured on the 2-core development machine), never the clock. A
+rates were measured on the 2-core development machine, so a second's budget
+costs about a second of CPU), never the clock. A
 search iteration that runs out of nodes is thrown away and the best move of the
 last completed iteration is played, so the decision depends only on the position,
 the level, ``seconds`` and ``seed``, never on the machine's speed or load.
@@ -759,9 +767,14 @@ def _allowed(grey: bool, filled: int, colours: int, star: int) -> int:
 
 def _pavilion_value(game: PavilionGame, seat: int, learned: bool) -> float:
     """Score, plus the greedy one-seat plan of the hand, plus the board's worth
-    (``learned``: before the last round, as ``value.py`` predicts it)."""
+    (``learned``: as ``value.py`` predicts what the seat adds by the game's end)."""
     rounds = 6
     phase = game.phase
+    if learned:
+        learned_row = pavilion_row(game, seat)
+        if learned_row is not None:
+            row, stage = learned_row
+            return game.scores[seat] + model.pavilion_future_gain(row, stage)
     future = rounds - game.round + (1 if phase == "deal" else 0)
     w = min(1.0, future / 3)
     if phase != "deal" and game.round == rounds:
@@ -772,14 +785,54 @@ def _pavilion_value(game: PavilionGame, seat: int, learned: bool) -> float:
     if phase == "deal" or game.passed[seat]:
         # kept tiles: on the corners, or back in the hand before the deal
         kept: int = sum(game.hands[seat]) + sum(game.corners[seat])
-        ended = game.round - 1 if phase == "deal" else game.round
-        if learned and ended < rounds:
-            row = model.pavilion_features(
-                filled, star_colours, kept, players=game.players, grey=game.grey
-            )
-            return score + model.pavilion_future_gain(row, ended)
         worth = _board_worth(game, filled, star_colours, w)
         return score + worth + KEPT_TILE_VALUE * kept
+    gained, left, filled = _pavilion_plan(game, seat, w, star_colours)
+    if game.round >= rounds:
+        gained -= left
+    else:
+        kept = min(4, left)
+        gained += KEPT_TILE_VALUE * kept - (left - kept)
+    return score + gained + _board_worth(game, filled, star_colours, w)
+
+
+def pavilion_row(game: PavilionGame, seat: int) -> tuple[list[float], int] | None:
+    """The learned value's features of ``seat`` (``value.PAVILION_FEATURES``) and
+    its stage, or ``None`` where the value is exact (the last round's end)."""
+    rounds = 6
+    phase = game.phase
+    star_colours: list[int] = game.star_colours[seat][:]
+    if phase == "deal" or game.passed[seat]:
+        ended = game.round - 1 if phase == "deal" else game.round
+        if ended >= rounds:
+            return None
+        kept: int = sum(game.hands[seat]) + sum(game.corners[seat])
+        board = model.pavilion_features(
+            game.filled[seat], star_colours, kept, players=game.players, grey=game.grey
+        )
+        return board + [0.0, 0.0, 0.0, 0.0], model.pavilion_stage(ended, False)
+    future = rounds - game.round
+    w = min(1.0, future / 3)
+    gained, left, filled = _pavilion_plan(game, seat, w, star_colours)
+    kept = min(4, left) if game.round < rounds else 0
+    taking = phase == "take"
+    table = 0
+    if taking:
+        table = sum(game.centre) + sum(sum(f) for f in game.factories)
+    board = model.pavilion_features(
+        filled, star_colours, kept, players=game.players, grey=game.grey
+    )
+    extra = [gained, float(left - kept), table / game.players, 1.0 if taking else 0.0]
+    return board + extra, model.pavilion_stage(game.round, taking)
+
+
+def _pavilion_plan(
+    game: PavilionGame, seat: int, w: float, star_colours: list[int]
+) -> tuple[float, int, int]:
+    """The greedy one-seat plan of ``seat``'s hand: the points it scores (bonus
+    tiles at ``BONUS_TILE_VALUE``), the tiles left in the hand and the filled
+    spaces after it; ``star_colours`` (a copy) is brought up to date."""
+    filled: int = game.filled[seat]
     hand: list[int] = game.hands[seat][:]
     wild: int = game.wild
     costs: Sequence[int] = game.costs
@@ -851,17 +904,4 @@ def _pavilion_value(game: PavilionGame, seat: int, learned: bool) -> float:
             mask = STRUCTURE_MASKS[j]
             if filled & mask == mask and game.filled[seat] & mask != mask:
                 gained += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
-    left = sum(hand)
-    if learned and game.round < rounds:
-        kept = min(4, left)
-        row = model.pavilion_features(
-            filled, star_colours, kept, players=game.players, grey=game.grey
-        )
-        ahead = model.pavilion_future_gain(row, game.round)
-        return score + gained - (left - kept) + ahead
-    if game.round >= rounds:
-        gained -= left
-    else:
-        kept = min(4, left)
-        gained += KEPT_TILE_VALUE * kept - (left - kept)
-    return score + gained + _board_worth(game, filled, star_colours, w)
+    return gained, sum(hand), filled

@@ -212,11 +212,23 @@ PAVILION_FEATURES = (
     "players_3",
     "players_4",
     "grey",
+    "planned_points",
+    "planned_overflow",
+    "table_per_seat",
+    "taking",
 )
-"""The features of one seat's Summer Pavilion board at a round's end."""
+"""The features of one seat's Summer Pavilion position: its board after the
+greedy plan of its hand (``bots.pavilion_row``) — at a round's end, its board —
+then the plan's points, the tiles it would have to discard, the tiles still on
+the table per seat and whether the round's taking goes on."""
 
-PAVILION_STAGES = ROUNDS
-"""One model per round just ended (1-5; index 0 and the last round unused)."""
+PAVILION_STAGES = 2 * ROUNDS
+"""One model per round and part of it (taking, or placing and the round's end)."""
+
+
+def pavilion_stage(round_number: int, taking: bool) -> int:
+    """The model of a position in round ``round_number`` (1-6)."""
+    return 2 * (round_number - 1) + (1 if taking else 0)
 
 
 def pavilion_features(
@@ -227,9 +239,9 @@ def pavilion_features(
     players: int,
     grey: bool,
 ) -> list[float]:
-    """The features of one seat's board (``filled``: its filled spaces as a
+    """The board features of one seat (``filled``: its filled spaces as a
     bitmask; ``star_colours``: the colours on each star; ``kept``: the tiles it
-    carries into the next round), in ``PAVILION_FEATURES``' order."""
+    carries into the next round), the first of ``PAVILION_FEATURES``."""
     complete = 0
     complete_bonus = 0.0
     partial = [0.0] * 6
@@ -289,11 +301,11 @@ def star_bonus(grey: bool, star: int, colours: int) -> float:
 
 
 PAVILION = Model(
-    Path(__file__).with_name("value_pavilion.json"), PAVILION_FEATURES, ROUNDS
+    Path(__file__).with_name("value_pavilion.json"), PAVILION_FEATURES, PAVILION_STAGES
 )
 
 
-def pavilion_future_gain(feature_row: Sequence[float], round_ended: int) -> float:
+def pavilion_future_gain(feature_row: Sequence[float], stage: int) -> float:
     """What a Summer Pavilion seat is expected to add to its score by the game's
-    end, after round ``round_ended`` (1-5)."""
-    return PAVILION.gain(feature_row, round_ended)
+    end (``pavilion_stage``)."""
+    return PAVILION.gain(feature_row, stage)

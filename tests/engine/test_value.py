@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from games.engine import value
+from games.engine import bots, value
+from games.engine.record import new_game
 
 pytestmark = pytest.mark.once
 
@@ -87,3 +89,34 @@ def test_an_early_board_expects_more_points_than_a_late_one() -> None:
     )
     assert early_gain > 30
     assert early_gain > late_gain + 15
+
+
+def test_a_pavilion_position_is_valued_after_the_plan_of_the_hand() -> None:
+    """Round 1's taking: 5 factories of 4 tiles for two seats, an empty board."""
+    game = new_game("pavilion", 2)
+    while game.needs_chance():
+        game.chance(random.Random(5))
+    learned = bots.pavilion_row(game, 0)
+    assert learned is not None
+    row, stage = learned
+    features = dict(zip(value.PAVILION_FEATURES, row, strict=True))
+    assert stage == value.pavilion_stage(1, taking=True) == 1
+    assert features["taking"] == 1
+    assert features["table_per_seat"] == 20 / 2
+    assert features["filled"] == 0 and features["planned_points"] == 0
+    assert features["stars_complete"] == 0 and features["kept"] == 0
+    assert value.pavilion_future_gain(row, stage) > 40
+
+
+def test_a_pavilion_board_with_a_complete_star_counts_its_bonus() -> None:
+    filled = 63 << 6  # star 1 complete
+    colours = [0, 1 << 2, 0, 0, 0, 0, 0]
+    row = dict(
+        zip(
+            value.PAVILION_FEATURES,
+            value.pavilion_features(filled, colours, 2, players=2, grey=False),
+            strict=False,
+        )
+    )
+    assert row["stars_complete"] == 1 and row["filled"] == 6 and row["kept"] == 2
+    assert row["star_bonus_complete"] == value.star_bonus(False, 1, colours[1])
