@@ -512,9 +512,11 @@ TASK_WORKER_IN_SERVER = env_bool("TASK_WORKER_IN_SERVER", False)
 # this long (a task lost, or its worker killed mid-decision: the database backend
 # never runs a task left RUNNING again). Far above any decision's budget.
 COMPUTER_RETRY_SECONDS = float(os.environ.get("COMPUTER_RETRY_SECONDS", "60") or 60)
-# The strong level's budget per decision (games.engine.bots: a node count, so the
-# decision does not depend on the machine's speed).
-COMPUTER_STRONG_SECONDS = float(os.environ.get("COMPUTER_STRONG_SECONDS", "1") or 1)
+# The strong level's budget per decision in seconds of CPU (games.engine.bots: a
+# node count, so the decision does not depend on the machine's speed); unset, the
+# engine's default (bots.DEFAULT_SECONDS, 0.25 s: docs/computer.md).
+_strong_seconds = os.environ.get("COMPUTER_STRONG_SECONDS")
+COMPUTER_STRONG_SECONDS = float(_strong_seconds) if _strong_seconds else None
 
 # What one account may ask of the computer players (issue #23: one account
 # started 254 games a minute against the strong level and every other player

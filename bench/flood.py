@@ -28,7 +28,7 @@ server from another checkout (e.g. the commit before the limits) for a before
 and after. Usage:
 
     .venv/bin/python bench/flood.py [--quiet-seconds 60] [--flood-seconds 90]
-        [--strong-seconds 1] [--flood-rate 4.23] [--db-workers 0] [--root DIR]
+        [--strong-seconds 0.25] [--flood-rate 4.23] [--db-workers 0] [--root DIR]
 """
 
 from __future__ import annotations
@@ -325,7 +325,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quiet-seconds", type=float, default=60.0)
     parser.add_argument("--flood-seconds", type=float, default=90.0)
-    parser.add_argument("--strong-seconds", default="1")
+    parser.add_argument("--strong-seconds", default="0.25")
     parser.add_argument("--flood-rate", type=float, default=254 / 60)
     parser.add_argument("--db-workers", type=int, default=0)
     parser.add_argument("--root", type=Path, default=ROOT)

@@ -99,8 +99,10 @@ REFERENCE_LEVELS = ("strong-1",)
 """Levels the site does not offer, kept to measure the others against
 (``bench/bots.py``): ``strong-1`` is the strong level as it was before the
 learned value (its hand-set classic evaluation, a fixed beam)."""
-DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 1.0}
-"""Budget of a decision by level (easy and medium do not search)."""
+DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 0.25}
+"""Budget of a decision by level (easy and medium do not search): a quarter of a
+second of CPU, about what the strong level spent before issue #27 (at a nominal
+second); a computer's move costs the site's workers that much."""
 NODES_PER_SECOND = {CLASSIC_FAMILY.name: 20000, PAVILION_FAMILY.name: 17000}
 """Search nodes one second of the strong level buys on the development machine,
 by game family (measured: ``bench/README.md``)."""
