@@ -99,7 +99,7 @@ def test_every_level_returns_a_legal_move_without_changing_the_game(
     for game in positions(variant, players):
         before = snapshot(game)
         legal = game.legal_moves()
-        for level in bots.LEVELS:
+        for level in bots.LEVELS + bots.REFERENCE_LEVELS:
             move = bots.choose(game, level, seconds=TINY, seed=3)
             assert move in legal, (level, game.phase, move)
             assert snapshot(game) == before
@@ -109,7 +109,7 @@ def test_every_level_returns_a_legal_move_without_changing_the_game(
 @pytest.mark.parametrize("variant", ["classic", "classic-grey", "pavilion"])
 def test_the_same_seed_gives_the_same_decision(variant: str) -> None:
     for game in positions(variant, 2):
-        for level in bots.LEVELS:
+        for level in bots.LEVELS + bots.REFERENCE_LEVELS:
             first = bots.choose(game, level, seconds=0.05, seed=11)
             again = bots.choose(game.copy(), level, seconds=0.05, seed=11)
             assert first == again
