@@ -62,26 +62,6 @@ def pavilion_rows(game: PavilionGame) -> list[tuple[int, list[float], int, int]]
     return rows
 
 
-def round_end_rows(game: ClassicGame) -> list[tuple[list[float], int, int]]:
-    """Each seat's features, the stage and its score, at a round's end (a deal
-    is due)."""
-    fills = [max(sum(1 for c in row if c >= 0) for row in b.wall) for b in game.boards]
-    rows = []
-    for seat, board in enumerate(game.boards):
-        row = value.features(
-            board.wall,
-            board.line_count,
-            board.line_colour,
-            starts_next=seat == game.round_starter,
-            players=game.players,
-            grey=game.grey,
-            others_fullest=max(f for s, f in enumerate(fills) if s != seat),
-            round_number=game.round - 1,
-        )
-        rows.append((row, value.stage(max(fills)), board.score))
-    return rows
-
-
 def play(job: Job) -> list[dict[str, Any]]:
     """One self-play game's samples."""
     variant, players, level, seconds, seed = job
@@ -97,8 +77,8 @@ def play(job: Job) -> list[dict[str, Any]]:
             pending.extend(pavilion_rows(game))
         if game.needs_chance():
             if isinstance(game, ClassicGame) and game.round > 1:
-                for seat, (row, stage, score) in enumerate(round_end_rows(game)):
-                    pending.append((seat, row, stage, score))
+                for seat, (row, stage) in enumerate(value.classic_round_end(game)):
+                    pending.append((seat, row, stage, game.boards[seat].score))
             game.chance(rng)
             continue
         move = choose(game, level, seconds=seconds, seed=bots.randrange(1 << 30))
@@ -133,12 +113,14 @@ def fit_command(args: argparse.Namespace) -> None:
             samples.extend(json.loads(line) for line in lines)
     random.Random(args.seed).shuffle(samples)
     stages: list[list[float]] = []
-    print("| stage | samples | held-out MAE | MAE of the mean | mean gain |")
-    print("|---|---|---|---|---|")
+    spreads: list[float] = []
+    print("| stage | samples | held-out MAE | RMSE | MAE of the mean | mean gain |")
+    print("|---|---|---|---|---|---|")
     for stage in range(model.stages):
         chosen = [s for s in samples if s["stage"] == stage]
         if len(chosen) < 2 * len(model.features):
             stages.append([0.0] * len(model.features))
+            spreads.append(0.0)
             continue
         x = np.array([s["x"] for s in chosen], dtype=float)
         y = np.array([s["y"] for s in chosen], dtype=float)
@@ -149,17 +131,20 @@ def fit_command(args: argparse.Namespace) -> None:
         w = np.linalg.solve(train_x.T @ train_x + penalty, train_x.T @ train_y)
         error = float(np.mean(np.abs(x[:held] @ w - y[:held])))
         plain = float(np.mean(np.abs(np.mean(train_y) - y[:held])))
+        spread = float(np.sqrt(np.mean((x[:held] @ w - y[:held]) ** 2)))
         w = np.linalg.solve(x.T @ x + penalty, x.T @ y)  # then on all of them
         print(
-            f"| {stage} | {len(chosen)} | {error:.2f} | {plain:.2f} "
+            f"| {stage} | {len(chosen)} | {error:.2f} | {spread:.2f} | {plain:.2f} "
             f"| {float(np.mean(y)):.1f} |"
         )
         stages.append([round(float(v), 4) for v in w])
+        spreads.append(round(spread, 3))
     document = {
         "about": "games/engine/value.py's weights, written by tools/train_value.py",
         "features": list(model.features),
         "samples": len(samples),
         "stages": stages,
+        "rmse": spreads,
     }
     model.file.write_text(json.dumps(document, indent=1) + "\n")
     print(f"wrote {model.file} from {len(samples)} samples")

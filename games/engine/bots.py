@@ -808,11 +808,7 @@ def pavilion_row(game: PavilionGame, seat: int) -> tuple[list[float], int] | Non
         ended = game.round - 1 if phase == "deal" else game.round
         if ended >= rounds:
             return None
-        kept: int = sum(game.hands[seat]) + sum(game.corners[seat])
-        board = model.pavilion_features(
-            game.filled[seat], star_colours, kept, players=game.players, grey=game.grey
-        )
-        return board + [0.0, 0.0, 0.0, 0.0], model.pavilion_stage(ended, False)
+        return model.pavilion_round_end(game, seat, ended)
     future = rounds - game.round
     w = min(1.0, future / 3)
     gained, left, filled = _pavilion_plan(game, seat, w, star_colours)

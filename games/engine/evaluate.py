@@ -1,25 +1,31 @@
 """What a position is worth (issue #27 item 1): each seat's expected final
 outcome, averaged over the deals and supply refills still to come.
 
-Method: Monte Carlo over the future. From the position, ``samples`` playouts
-each draw every deal and refill still to come with the evaluator's own
-``random.Random`` — from the public bag, lid and tower counts only, as the
-engine's ``chance`` draws (the bag has no order to read, and the game holds no
-random generator) — and play every decision with the built-in greedy policy
-(``policy.choose_move``, tens of microseconds a decision) to the end. The
-evaluation is the mean over the playouts of each seat's final score, margin
-and rank, and each seat's share of the wins (a shared win split).
+Method: Monte Carlo over the rest of the round, then the learned value. From
+the position, ``samples`` playouts each draw every deal and refill with the
+evaluator's own ``random.Random`` — from the public bag, lid and tower counts
+only, as the engine's ``chance`` draws (the bag has no order to read, and the
+game holds no random generator) — and play every decision with the built-in
+greedy policy (``policy.choose_move``, tens of microseconds a decision) to the
+end of the round: the round in progress, or, at a round's end, the next one
+(its deal drawn first, so that a deal's luck is what it changed). There each
+seat's final score is its score plus the future gain the strong computer's
+learned value predicts (``value.finals``); a playout that reaches the game's
+end is exact. A seat's chance of beating another, in one playout, is that of
+a normal difference of their predictions with the learned value's own error
+(``Model.spread``, held out of its fit): the win shares and ranks come from
+those pairwise chances.
 
-Why this method: it is right by construction where a learned value is only
-right on what it was trained on — a Summer Pavilion position, a grey wall,
-four players, a game's last round with nine tiles left in the bag all come
-for free, exactly scored, with no weights to train or keep; and it needs
-nothing beyond the engine. What it is not: a prediction of how *these*
-players will play on. Its playouts play like the greedy policy, so it reads a
-position as two greedy players would carry it on. Its error over games played
-by other players is what ``bench/evaluator.py`` measures (the calibration
-table in ``bench/README.md``); a learned correction on top of it, and the
-search that uses it, are the next steps of issue #27.
+Why this method: the rounds still to come are valued as the strong computer
+values them — the value it searches on, fitted to how strong players go on to
+score — and not as two greedy players would play them out (this module's first
+method: its win predictions for games between strong players were no better
+than a coin); the round in progress, whose tiles are on the table, is played
+out, so a decision's consequences inside the round are seen. It is right for
+every variant and player count the learned value covers (all of them), and a
+playout is a round, not a game, so it is several times cheaper. Its error over
+games of other players is what ``bench/evaluator.py`` measures (the
+calibration table in ``bench/README.md``).
 
 Determinism: the same position, ``samples`` and ``seed`` give the same
 evaluation; two positions evaluated with the same seed share their random
@@ -29,9 +35,11 @@ what a decision cost — less noisy than either value.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
+from . import value
 from .common import Game
 from .policy import choose_move
 
@@ -55,15 +63,36 @@ class Evaluation:
 
 
 def playout(game: Game, rng: random.Random) -> Game:
-    """``game`` (a copy) played to its end: chance drawn with ``rng`` from the
-    public counts, decisions by the greedy policy."""
+    """``game`` (a copy) played on to a round's end (see the module docstring)
+    or the game's: chance drawn with ``rng`` from the public counts, decisions
+    by the greedy policy."""
     game = game.copy()
+    played = False
     while not game.is_over():
         if game.needs_chance():
+            if _deal_due(game):
+                if played:
+                    break  # a round's end
+                played = True  # the deal is drawn: its round is played out
             game.chance(rng)
         else:
             game.push(choose_move(game, rng))
+            played = True
     return game
+
+
+def _deal_due(game: Game) -> bool:
+    """A round's deal is due (both families call that phase ``deal``)."""
+    return getattr(game, "phase", None) == "deal"
+
+
+def _beats(difference: float, spread: float) -> float:
+    """The chance that a seat predicted ``difference`` points ahead of another
+    ends ahead of it, each prediction off by about ``spread`` (a shared end
+    counts a half)."""
+    if spread <= 0.0:
+        return 1.0 if difference > 0 else 0.5 if difference == 0 else 0.0
+    return 0.5 * (1.0 + math.erf(difference / (2.0 * spread)))
 
 
 def evaluate(
@@ -79,18 +108,31 @@ def evaluate(
     ranks = [0.0] * seats
     for sample in range(samples):
         end = playout(game, random.Random(seed * 1_000_003 + sample))
+        finals, spread = value.finals(end)
         outcome = end.outcome()
-        assert outcome is not None  # played to its end
         for seat in range(seats):
-            final = outcome.scores[seat]
-            best_other = max(
-                s for other, s in enumerate(outcome.scores) if other != seat
-            )
+            final = finals[seat]
             scores[seat] += final
-            margins[seat] += final - best_other
-            ranks[seat] += outcome.ranks[seat]
-            if seat in outcome.winners:
-                wins[seat] += 1 / len(outcome.winners)
+            margins[seat] += final - max(
+                f for other, f in enumerate(finals) if other != seat
+            )
+        if outcome is not None:  # the game's end: exact, ties by the rules
+            for seat in range(seats):
+                ranks[seat] += outcome.ranks[seat]
+                if seat in outcome.winners:
+                    wins[seat] += 1 / len(outcome.winners)
+            continue
+        ahead = [
+            [_beats(finals[s] - finals[t], spread) for t in range(seats)]
+            for s in range(seats)
+        ]
+        first = [
+            math.prod(ahead[s][t] for t in range(seats) if t != s) for s in range(seats)
+        ]
+        total = sum(first)
+        for seat in range(seats):
+            ranks[seat] += 1 + sum(ahead[t][seat] for t in range(seats) if t != seat)
+            wins[seat] += first[seat] / total if total else 1 / seats
     return Evaluation(
         scores=tuple(v / samples for v in scores),
         margins=tuple(v / samples for v in margins),

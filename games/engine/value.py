@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .classic import wall_points
+from .classic import ClassicGame, wall_points
+from .common import Game
 from .pavilion import (
     NUM_STARS,
     NUMBER_MASKS_COLOURED,
@@ -39,6 +40,7 @@ from .pavilion import (
     SIX_COLOUR_BONUS,
     STAR_BONUS_BY_COLOUR,
     STAR_COLOUR,
+    PavilionGame,
 )
 
 FEATURES = (
@@ -168,15 +170,23 @@ class Model:
     stages: int
 
     @cache  # noqa: B019 - two models, alive as long as the process
-    def weights(self) -> tuple[tuple[float, ...], ...]:
-        """The fitted weights, one row per stage, read once."""
+    def _data(self) -> tuple[tuple[tuple[float, ...], ...], tuple[float, ...]]:
         data = json.loads(self.file.read_text())
         if tuple(data["features"]) != self.features:
             raise ValueError(f"{self.file.name} was fitted on other features")
         rows = tuple(tuple(float(w) for w in row) for row in data["stages"])
-        if len(rows) != self.stages:
+        if len(rows) != self.stages or len(data["rmse"]) != self.stages:
             raise ValueError(f"{self.file.name} has {len(rows)} stages")
-        return rows
+        return rows, tuple(float(e) for e in data["rmse"])
+
+    def weights(self) -> tuple[tuple[float, ...], ...]:
+        """The fitted weights, one row per stage, read once."""
+        return self._data()[0]
+
+    def spread(self, stage: int) -> float:
+        """How far off a prediction at ``stage`` typically is: the root mean
+        square error on the samples held out of the fit."""
+        return self._data()[1][stage]
 
     def gain(self, feature_row: Sequence[float], stage: int) -> float:
         """The points a seat is expected to add to its score by the game's end."""
@@ -309,3 +319,69 @@ def pavilion_future_gain(feature_row: Sequence[float], stage: int) -> float:
     """What a Summer Pavilion seat is expected to add to its score by the game's
     end (``pavilion_stage``)."""
     return PAVILION.gain(feature_row, stage)
+
+
+# ---------------------------------------------------------------- a round's end
+
+
+def classic_round_end(game: ClassicGame) -> list[tuple[list[float], int]]:
+    """Each seat's features (``FEATURES``) and stage at a round's end (a deal is
+    due after the first round: the walls tiled, the floors charged)."""
+    fills = [max(sum(1 for c in row if c >= 0) for row in b.wall) for b in game.boards]
+    rows = []
+    for seat, board in enumerate(game.boards):
+        row = features(
+            board.wall,
+            board.line_count,
+            board.line_colour,
+            starts_next=seat == game.round_starter,
+            players=game.players,
+            grey=game.grey,
+            others_fullest=max(f for s, f in enumerate(fills) if s != seat),
+            round_number=game.round - 1,
+        )
+        rows.append((row, stage(max(fills))))
+    return rows
+
+
+def pavilion_round_end(
+    game: PavilionGame, seat: int, ended: int
+) -> tuple[list[float], int]:
+    """``seat``'s features (``PAVILION_FEATURES``) and stage once it is done
+    with round ``ended`` (1-5): passed, or the next round's deal due."""
+    kept = sum(game.hands[seat]) + sum(game.corners[seat])
+    board = pavilion_features(
+        game.filled[seat],
+        game.star_colours[seat],
+        kept,
+        players=game.players,
+        grey=game.grey,
+    )
+    return board + [0.0, 0.0, 0.0, 0.0], pavilion_stage(ended, False)
+
+
+def finals(game: Game) -> tuple[list[float], float]:
+    """Each seat's expected final score at a round's end — its score plus the
+    future gain the learned value predicts — and how far one seat's prediction
+    there is typically off (``Model.spread``); a finished game's own scores and
+    no spread."""
+    if game.is_over():
+        outcome = game.outcome()
+        assert outcome is not None
+        return [float(s) for s in outcome.scores], 0.0
+    if isinstance(game, ClassicGame):
+        rows = classic_round_end(game)
+        values = [
+            board.score + CLASSIC.gain(row, at)
+            for board, (row, at) in zip(game.boards, rows, strict=True)
+        ]
+        return values, CLASSIC.spread(rows[0][1])
+    if isinstance(game, PavilionGame):
+        ended = game.round - 1
+        values = []
+        at = 0
+        for seat in range(game.players):
+            row, at = pavilion_round_end(game, seat, ended)
+            values.append(game.scores[seat] + PAVILION.gain(row, at))
+        return values, PAVILION.spread(at)
+    raise TypeError("not a game this module knows")
