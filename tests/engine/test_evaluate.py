@@ -86,3 +86,30 @@ def test_a_thrown_away_group_costs_points():
 def test_no_playout_is_asked_for_zero_samples():
     with pytest.raises(ValueError, match="at least one playout"):
         evaluate(_dealt("classic", 2, 1), samples=0)
+
+
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_a_playout_stops_at_the_end_of_the_round_it_plays(variant):
+    """From a deal due it draws that deal and plays its round; from the middle
+    of a round it plays that round: either way it stops when the next deal is
+    due, where the learned value takes over."""
+    from games.engine.evaluate import playout
+
+    start = new_game(variant, 2)
+    end = playout(start, random.Random(4))
+    assert (end.round, end.phase) == (2, "deal")
+    assert start.round == 1 and not start.events()  # untouched
+    middle = _dealt(variant, 2, 6)
+    while middle.needs_chance():
+        middle.chance(random.Random(6))
+    end = playout(middle, random.Random(5))
+    assert (end.round, end.phase) == (2, "deal")
+
+
+def test_equal_predictions_split_the_win():
+    from games.engine.evaluate import _beats
+
+    assert _beats(0.0, 8.0) == 0.5
+    assert _beats(10.0, 8.0) == pytest.approx(1 - _beats(-10.0, 8.0))
+    assert 0.5 < _beats(5.0, 8.0) < _beats(15.0, 8.0) < 1.0
+    assert _beats(3.0, 0.0) == 1.0  # a finished game: no spread
