@@ -101,13 +101,13 @@ REFERENCE_LEVELS = ("strong-1",)
 learned value (its hand-set classic evaluation, a fixed beam)."""
 DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 0.25}
 """Budget of a decision by level (easy and medium do not search): a quarter of a
-second of CPU, about what the strong level spent before issue #27 (at a nominal
-second); a computer's move costs the site's workers that much."""
+second of CPU, what a computer's move costs the site's workers (``strong-1``
+spent a tenth of that at its nominal second: ``docs/computer.md``)."""
 NODES_PER_SECOND = {CLASSIC_FAMILY.name: 20000, PAVILION_FAMILY.name: 17000}
 """Search nodes one second of the strong level buys on the development machine,
 by game family (measured: ``bench/README.md``)."""
 REFERENCE_NODES_PER_SECOND = {CLASSIC_FAMILY.name: 7000, PAVILION_FAMILY.name: 2500}
-"""The same for ``strong-1``, as it was set (its search used about a sixth of
+"""The same for ``strong-1``, as it was set (its search used a small share of
 its second)."""
 EASY_NOISE = 1.2
 OWN_SHARE = 0.25
