@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -148,3 +149,15 @@ def decide_every_move(users: Any) -> None:
     for user in users:
         user.play_forced = False
         user.save(update_fields=["play_forced"])
+
+
+def resigned_game(players: Any, start_game: Any) -> Any:
+    """Two players, a dozen random moves, then the second resigns: a finished
+    game to review (the caller sets ``REVIEW_SECONDS`` low)."""
+
+    from games import selectors, services
+
+    ana, binh = players[:2]
+    game = play_random_moves(start_game([ana, binh]), random.Random(4), 12)
+    services.game_resign(game_id=game.pk, user=binh)
+    return selectors.game_get(game_id=game.pk)

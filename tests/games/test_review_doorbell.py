@@ -6,8 +6,6 @@ progress."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
@@ -15,11 +13,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors, services, tasks
+from games import tasks
 from games.models import GameReview
 from games.routing import websocket_urlpatterns
 
-from .helpers import play_random_moves
+from .helpers import resigned_game
 
 APP = URLRouter(websocket_urlpatterns)
 ORIGIN = [(b"origin", b"http://127.0.0.1")]
@@ -35,10 +33,7 @@ def _in_memory_layer(settings):
 
 def _finished(players, start_game, settings):
     settings.REVIEW_SECONDS = 0.02
-    ana, binh = players[:2]
-    game = play_random_moves(start_game([ana, binh]), random.Random(4), 12)
-    services.game_resign(game_id=game.pk, user=binh)
-    return selectors.game_get(game_id=game.pk)
+    return resigned_game(players, start_game)
 
 
 @pytest.mark.asyncio

@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import selectors, services, tasks
+from games import services, tasks
 from games.models import Game, GameReview
 
-from .helpers import play_random_moves
+from .helpers import play_random_moves, resigned_game
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +24,7 @@ pytestmark = pytest.mark.django_db
 def resigned(players, start_game, settings):
     """Two players, a dozen moves, then binh resigns; reviewed cheaply."""
     settings.REVIEW_SECONDS = 0.02
-    ana, binh = players[:2]
-    game = play_random_moves(start_game([ana, binh]), random.Random(4), 12)
-    services.game_resign(game_id=game.pk, user=binh)
-    return selectors.game_get(game_id=game.pk)
+    return resigned_game(players, start_game)
 
 
 def _review_part(html: str) -> str:
