@@ -1,22 +1,32 @@
-"""What a classic Azul board is worth beyond its score (issue #27 items 1-2): a
-linear value learned from the strong level's self-play.
+"""What a board is worth beyond its score (issue #27 items 1-2): linear values
+learned from self-play, for both families (``docs/computer.md``).
 
-At a round's end (the walls tiled, the floors charged, no tiles on the table) a
-seat's final score is its score now plus what the rounds still to come bring:
-the tiles it will place, their adjacency, the end bonuses, minus the floor. This
-module predicts that future gain from features of the seat's board — how full
-each row, column and colour is, the points its empty spaces would score now, the
-pattern lines carried into the next round, the first-player marker — in one
-linear model per stage of the game (how full the fullest row of any board is,
-which says how near the end is).
+A seat's final score is its score now plus what the rest of the game brings:
+the tiles it will place, their adjacency, the end bonuses, minus the floor or
+the discards. This module predicts that future gain from features of the
+seat's board, one linear model per stage of the game:
 
-Why linear and why here: the strong level's search (``bots.py``) evaluates
-thousands of leaves a decision, on one core, in pure Python; a dot product over
+- Azul, at a round's end (the walls tiled, the floors charged): how full each
+  row, column and colour is, the points its empty spaces would score now, the
+  pattern lines carried into the next round, the first-player marker; a stage
+  is how full the fullest row of any board is, which says how near the end is.
+- Summer Pavilion, anywhere in a round: the board after the greedy plan of the
+  hand (``bots.pavilion_row``) — stars and number sets complete and in part,
+  the points the empty spaces would score, the tiles kept — with the plan's
+  points and discards and the tiles left on the table; a stage is a round and
+  its part (taking; placing and the round's end).
+
+The strong level searches on these values (``bots.py``), and the evaluator
+values a round's end with them (``finals``, ``evaluate.py``).
+
+Why linear and why here: the strong level's search evaluates thousands of
+leaves a decision, on one core, in pure Python; a dot product over twenty to
 thirty features costs a few microseconds. The weights are fitted by
-``tools/train_value.py`` (ridge regression on the strong level's self-play:
-its command line and data are in ``bench/README.md``) and stored beside this
-module as ``value_classic.json``; the same script with the same seed writes the
-same file. Nothing here reads the bag's order or anything not on the table.
+``tools/train_value.py`` (ridge regression on self-play: its command lines and
+data are in ``bench/README.md``) and stored beside this module as
+``value_classic.json`` and ``value_pavilion.json``, each with its stages'
+held-out error; the same data and seed write the same file. Nothing here reads
+the bag's order or anything not on the table.
 """
 
 from __future__ import annotations
