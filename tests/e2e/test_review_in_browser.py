@@ -10,6 +10,7 @@ import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from games import services, tasks
@@ -37,9 +38,8 @@ def _expect_marked(page, best: dict) -> None:
     expect(page.locator('[data-best="target"]')).to_have_attribute("data-zone", target)
 
 
-def test_the_review_of_a_finished_game_reads_on_its_replay(
-    browser: Browser, live_url: str, make_user, settings
-):
+def _reviewed_game(make_user, settings):
+    """ana and binh's game, 14 random moves then binh resigns, reviewed."""
     settings.REVIEW_SECONDS = 0.02
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
 
@@ -52,7 +52,21 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
         game = pool.submit(finish).result()
     game.refresh_from_db()
     assert tasks.review_game.call(game.pk) == "reviewed"
-    data = GameReview.objects.get(game=game).data
+    return game, GameReview.objects.get(game=game).data
+
+
+def _costliest(data: dict) -> dict:
+    """The decision that gave away most among those whose best was another."""
+    return max(
+        (d for d in data["decisions"] if d["best"] != d["played"]),
+        key=lambda d: d["lost"],
+    )
+
+
+def test_the_review_of_a_finished_game_reads_on_its_replay(
+    browser: Browser, live_url: str, make_user, settings
+):
+    game, data = _reviewed_game(make_user, settings)
 
     page = browser.new_context().new_page()
     page.set_default_timeout(10_000)
@@ -95,10 +109,7 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     assert page.evaluate("window.__notReloaded") is True
 
     # the costliest decision: its best drawn on the board of the position before
-    costly = max(
-        (d for d in data["decisions"] if d["best"] != d["played"]),
-        key=lambda d: d["lost"],
-    )
+    costly = _costliest(data)
     page.locator("#ply-slider").fill(str(costly["event"] + 1))
     expect(page.locator("#replay")).to_have_attribute(
         "data-ply", str(costly["event"] + 1)
@@ -129,7 +140,7 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     mistakes = [
         d
         for d in data["decisions"]
-        if d["seat"] == game.seats.get(user=ana).number
+        if d["seat"] == game.seats.get(user__username="ana").number
         and d["label"] in ("mistake", "blunder")
     ]
     assert mistakes  # random play makes some
@@ -151,6 +162,55 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     retry.get_by_role("button", name="Check").click()
     expect(page.locator(".retry-answer")).to_have_attribute("data-correct", "true")
     expect(page.locator(".retry-answer")).to_contain_text(words)
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "ko",
+            {
+                "moves": "수 기록",
+                "review": "분석",
+                "accuracy": "정확도",
+                "best": "최선의 수 보기",
+                "back": "실제로 둔 수로 돌아가기",
+            },
+        ),
+        (
+            "vi",
+            {
+                "moves": "Nước đi",
+                "review": "Phân tích",
+                "accuracy": "Độ chính xác",
+                "best": "Xem nước đi tốt nhất",
+                "back": "Quay lại nước đã đi",
+            },
+        ),
+    ],
+)
+def test_a_visitor_reads_the_review_and_its_best_decision_in_their_language(
+    browser: Browser, live_url: str, make_user, settings, language, words
+):
+    game, data = _reviewed_game(make_user, settings)
+    costly = _costliest(data)
+    page = browser.new_context(locale=language).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_url}/games/{game.pk}/replay/?ply={costly['event'] + 1}")
+    moves_tab = page.get_by_role("tab", name=words["moves"])
+    expect(moves_tab).to_have_attribute("aria-selected", "true")
+    page.get_by_role("tab", name=words["review"]).click()
+    review = page.locator("section.review")
+    expect(review.locator("thead th").nth(1)).to_have_text(words["accuracy"])
+    page.get_by_role("link", name=words["best"]).click()
+    expect(page.locator("#replay")).to_have_attribute("data-ply", str(costly["event"]))
+    _expect_marked(page, costly["best"])
+    page.get_by_role("link", name=words["back"]).click()
+    expect(page.locator("#replay")).to_have_attribute(
+        "data-ply", str(costly["event"] + 1)
+    )
+    expect(page.locator("[data-best]")).to_have_count(0)
     page.context.close()
 
 
