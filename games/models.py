@@ -139,6 +139,15 @@ class Game(models.Model):
         help_text="Uploaded as a record: unrated, seats without users; profiles, "
         "ratings and leaderboards ignore it.",
     )
+    opening = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        editable=False,
+        help_text="The first deal's fingerprint (games.engine.record.opening_key): "
+        "an imported record sharing it with a game in progress continues that "
+        "game, and is not reviewed until it ends (docs/review.md).",
+    )
     invite_token = models.CharField(
         max_length=43,
         unique=True,
@@ -197,6 +206,12 @@ class Game(models.Model):
                 fields=["-finished_at"],
                 condition=Q(imported=True),
                 name="game_imported",
+            ),
+            # The games in progress by their first deal (selectors.game_continued).
+            models.Index(
+                fields=["opening"],
+                condition=Q(status="active", imported=False),
+                name="game_live_opening",
             ),
             models.Index(
                 fields=["status", "-finished_at", "-id"],

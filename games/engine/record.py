@@ -8,6 +8,7 @@ with its 0-based index and the reason.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -174,3 +175,23 @@ def random_game(variant: str, players: int, seed: int) -> Game:
 def default_names(players: int) -> list[str]:
     """Names for records made without players (the ``random`` command)."""
     return ["ana", "binh", "chloe", "dae"][:players]
+
+
+def opening_key(variant: str, events: Sequence[Mapping[str, Any]]) -> str:
+    """The fingerprint of a game's first deal (Summer Pavilion's bonus supply,
+    drawn before it, left out): the same for a game and for every
+    record that continues it or branches off it, whatever else it changes
+    (``docs/review.md``, "No engine help in a game in progress"); "" before the
+    first deal. The deal is read as a multiset of factories, each a multiset of
+    tiles, under its family's name and no more: reordering factories or tiles,
+    renaming the players, moving the first seat or switching to the other side
+    of the board makes no other game. A first deal is 20 to 36 tiles drawn at
+    random, so two games played apart never share one."""
+    deal = next((event["deal"] for event in events if "deal" in event), None)
+    if not isinstance(deal, list):
+        return ""
+    factories = sorted(sorted(str(tile) for tile in factory) for factory in deal)
+    canonical = json.dumps(
+        [find_variant(variant).family.name, factories], separators=(",", ":")
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
