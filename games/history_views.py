@@ -138,14 +138,26 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "next_ply": min(replay.ply + 1, replay.last_ply),
         "current_step": replay.steps[replay.ply - 1] if replay.ply else None,
     }
-    review = reviews.review_view(
-        game=game,
-        events=events,
-        ply=ply,
-        names=replay.names,
-        best="best" in request.GET,
+    # An imported record that continues a game in progress: no evaluation of
+    # its positions until that game ends, and the Review tab says why.
+    continued = selectors.game_continued(game=game)
+    review = (
+        None
+        if continued is not None
+        else reviews.review_view(
+            game=game,
+            events=events,
+            ply=ply,
+            names=replay.names,
+            best="best" in request.GET,
+        )
     )
-    if getattr(request.user, "review_hidden", False) and "review" not in request.GET:
+    if continued is not None:
+        context["review"] = None
+        context["review_withheld"] = (
+            continued if game.status == Game.Status.FINISHED else None
+        )
+    elif getattr(request.user, "review_hidden", False) and "review" not in request.GET:
         # Settings: the review waits until the player asks (?review, a link).
         context["review_waits"] = review is not None
     elif review is None:
@@ -172,6 +184,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context.get("review")
         or context.get("review_waits")
         or context.get("may_ask_review")
+        or context.get("review_withheld")
     )
     tab = REVIEW_TAB if tabs and request.GET.get("tab") == REVIEW_TAB else "moves"
     context.update(
@@ -202,6 +215,8 @@ def game_retry(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     seat = selectors.seat_view(game=game, user=request.user).number
     if seat is None:
         raise Http404(_("Only the players of this game retry its mistakes."))
+    if selectors.game_continued(game=game) is not None:
+        raise Http404(_("This record continues a game in progress."))
     events = list(selectors.game_moves(game=game).values_list("event", flat=True))
     data = request.POST if request.method == "POST" else request.GET
     number = query_int(data, "n", default=1, min_value=1, max_value=99)

@@ -562,6 +562,23 @@ def game_version(
     return int(game.ply), str(game.status)
 
 
+def game_continued(*, game: Game) -> Game | None:
+    """The game in progress that imported record ``game`` continues or branches
+    off (the same first deal, ``Game.opening``), or None: while there is one,
+    the record gets no review, no best decision and no retry (docs/review.md,
+    "No engine help in a game in progress"). A game played here continues
+    nothing."""
+    if not game.imported or not game.opening:
+        return None
+    return (
+        Game.objects.filter(
+            opening=game.opening, status=Game.Status.ACTIVE, imported=False
+        )
+        .only("pk", "variant", "players", "ply")
+        .first()
+    )
+
+
 def review_progress(
     *, game_id: int, user: User | AnonymousUser | None
 ) -> tuple[str, int, int] | None:

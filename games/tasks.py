@@ -55,7 +55,7 @@ from games.engine import review as engine_review
 
 from . import clock, in_server, notifications
 from .models import Game, GameReview
-from .selectors import game_engine, game_user_to_move
+from .selectors import game_continued, game_engine, game_user_to_move
 
 logger = logging.getLogger(__name__)
 
@@ -261,6 +261,11 @@ def review_game(game_id: int) -> str:
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None:
         return "not finished"
+    if game_continued(game=game) is not None:
+        # An import that continues a game still played is asked for again
+        # once that game has ended (docs/review.md).
+        GameReview.objects.filter(game=game, status=GameReview.Status.QUEUED).delete()
+        return "continues a game in progress"
     claimed = GameReview.objects.filter(
         game=game, status=GameReview.Status.QUEUED
     ).update(status=GameReview.Status.RUNNING, queued_at=clock.now())

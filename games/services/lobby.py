@@ -446,5 +446,6 @@ def _start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> N
     game.status = Game.Status.ACTIVE
     game.started_at = clock.now()
     _append_events(game, engine, [], rng=rng, seats=seats)
+    game.opening = record.opening_key(game.variant, game.cached_events)
     game.save()
     _announce(signals.game_started, game_id=game.pk, started_by=by)

@@ -114,6 +114,7 @@ def _store_import(
     outcome = engine.outcome()
     game = Game.objects.create(
         record_digest=digest,
+        opening=record.opening_key(engine.variant, events),
         variant=engine.variant,
         players=engine.players,
         rated=False,

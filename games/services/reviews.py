@@ -14,6 +14,7 @@ from accounts.models import User
 
 from .. import clock, tasks
 from ..models import Game, GameReview
+from ..selectors import game_continued
 from .common import GameActionError
 
 logger = logging.getLogger(__name__)
@@ -35,6 +36,16 @@ def game_review_queue(*, game: Game, asked_by: User | None = None) -> None:
         raise GameActionError(
             _("Only the player who imported this record can ask for its review."),
             "not_uploader",
+        )
+    continued = game_continued(game=game)
+    if continued is not None:  # docs/review.md, "No engine help in a game in progress"
+        raise GameActionError(
+            _(
+                "This record continues game %(number)s, which is still being "
+                "played: it is reviewed once that game has ended."
+            )
+            % {"number": continued.pk},
+            "continues_a_game_in_progress",
         )
     _review, created = GameReview.objects.get_or_create(
         game=game,
