@@ -28,22 +28,19 @@ def blocked_ids(
     *, user: User, among: Iterable[int], either_way: bool = False
 ) -> set[int]:
     """The ids in ``among`` of the players who block ``user``; with
-    ``either_way``, also those whom ``user`` blocks."""
+    ``either_way``, also those whom ``user`` blocks (one query either way)."""
     ids = set(among)
     if not ids:
         return set()
-    found = set(
-        Block.objects.filter(blocked=user, blocker_id__in=ids).values_list(
-            "blocker_id", flat=True
-        )
-    )
+    blocks = Q(blocked=user, blocker_id__in=ids)
     if either_way:
-        found |= set(
-            Block.objects.filter(blocker=user, blocked_id__in=ids).values_list(
-                "blocked_id", flat=True
-            )
+        blocks |= Q(blocker=user, blocked_id__in=ids)
+    return {
+        blocked if blocker == user.pk else blocker
+        for blocker, blocked in Block.objects.filter(blocks).values_list(
+            "blocker_id", "blocked_id"
         )
-    return found
+    }
 
 
 def user_blocks(*, blocker: User, blocked: User) -> bool:
@@ -122,13 +119,17 @@ class Presence:
 def presence(
     *, users: Iterable[User | None], viewer: User | AnonymousUser | None
 ) -> dict[int, Presence]:
-    """Who of ``users`` is around, by user id, for ``viewer``: only players who
-    show it (``User.show_presence``) and do not block the viewer, or the
-    viewer themself; never a computer. One query for the open pages
-    (``signals.online_asked``) and, for a signed-in viewer, one for blocks,
-    however many ``users``; their ``last_seen_at`` is read off the rows given."""
-    signed_in = viewer if isinstance(viewer, User) else None
-    me = signed_in.pk if signed_in is not None else None
+    """Who of ``users`` is around, by user id, for ``viewer``: for signed-in
+    players only (a visitor sees nobody's: issue #33, a blocked player logged
+    out to see the blocker), of players who show it (``User.show_presence``)
+    and with no block between them and the viewer either way, or the viewer
+    themself; never a computer. A player left out is absent, as one who hides
+    it, so nothing tells a block. One query for blocks and one for the open
+    pages (``signals.online_asked``), however many ``users``; their
+    ``last_seen_at`` is read off the rows given."""
+    if not isinstance(viewer, User):
+        return {}
+    me = viewer.pk
     people = {
         user.pk: user
         for user in users
@@ -136,10 +137,11 @@ def presence(
         and not user.is_computer
         and (user.show_presence or user.pk == me)
     }
-    if signed_in is not None:
-        others = set(people) - {signed_in.pk}
-        for blocker in blocked_ids(user=signed_in, among=others) if others else ():
-            del people[blocker]
+    others = set(people) - {me}
+    for blocked in (
+        blocked_ids(user=viewer, among=others, either_way=True) if others else ()
+    ):
+        del people[blocked]
     if not people:
         return {}
     open_ids: set[int] = set()

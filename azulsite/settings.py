@@ -82,6 +82,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # A view's database error of the moment (a connection cut) answers 503 with
+    # Retry-After, not 500; a middleware's, handler500 (azulsite/unavailable.py).
+    "azulsite.unavailable.DatabaseUnavailableMiddleware",
     "azulsite.site_url.SiteUrlMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -23,6 +23,10 @@ class FaviconRedirect(RedirectView):
         return static("favicon.svg")
 
 
+# A database error of the moment raised by a middleware answers 503, as one
+# raised by a view does (azulsite/unavailable.py); anything else, Django's 500.
+handler500 = "azulsite.unavailable.server_error"
+
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),

@@ -106,15 +106,26 @@ def mute_set(*, muter: User, muted: User, on: bool) -> None:
             Mute.objects.filter(muter=muter, muted=muted).delete()
 
 
+class AlreadyReported(ChatError):
+    """``reporter`` reported this message before: nothing changes (issue #33)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("You already reported this message."))
+
+
 def report_create(*, message: Message, reporter: User) -> Report:
-    """``reporter`` reports ``message`` to the admins: one they read, not theirs."""
+    """``reporter`` reports ``message`` to the admins: one they read, not theirs,
+    once (a second report, from a page drawn before the first, or sent twice at
+    once, raises ``AlreadyReported`` and changes nothing)."""
     if message.author_id == reporter.pk:
         raise ChatError(_("You cannot report your own message."))
     view = _view(message.game, reporter)
     if message not in view.messages:
         raise ChatError(_("There is no such message here."))
+    if Report.objects.filter(message=message, reporter=reporter).exists():
+        raise AlreadyReported
     try:
         with transaction.atomic():
             return Report.objects.create(message=message, reporter=reporter)
-    except IntegrityError:
-        return Report.objects.get(message=message, reporter=reporter)
+    except IntegrityError:  # the same report, sent at the same moment
+        raise AlreadyReported from None

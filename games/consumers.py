@@ -18,7 +18,10 @@ new sockets ran the layer's pool dry) is accepted and closed at once with
 WebSocket library sends only 1000 and 3000–4999 from a server): a refused
 handshake would reach the page as a bare 1006, with nothing to tell a busy
 moment from a dead server. ``static/js/live.js`` reconnects later, with backoff
-and jitter, and catches up. A socket that cannot leave its group tries again
+and jitter, and catches up. So is a socket whose connect met the database away
+for a moment (issue #33: a connection cut, ``azulsite.unavailable``), logged as
+a warning, not as an application's traceback; ``database_sync_to_async`` closes
+the broken connection. A socket that cannot leave its group tries again
 after a pause, then is logged; the member expires with ``CHANNEL_GROUP_EXPIRY``.
 """
 
@@ -37,6 +40,7 @@ from channels.generic.websocket import (
 
 from accounts import services as account_services
 from accounts.models import User
+from azulsite.unavailable import database_unavailable
 
 from . import notifications, selectors, signals
 
@@ -56,6 +60,24 @@ class Doorbell(AsyncJsonWebsocketConsumer):
     """Sends JSON; ignores whatever the client sends (moves go through the POST)."""
 
     group = ""
+    accepted = False
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """``connect``, or accept and close with ``CLOSE_TRY_AGAIN`` when it met
+        the database away for a moment (any other error still raises)."""
+        try:
+            await super().websocket_connect(message)
+        except Exception as error:
+            if not database_unavailable(error):
+                raise
+            logger.warning("socket closed 4013, database unavailable: %r", error)
+            if not self.accepted:
+                await self.accept()
+            await self.close(code=CLOSE_TRY_AGAIN)
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        self.accepted = True
 
     async def join(self, group: str) -> bool:
         """Join ``group``, or accept and close with ``CLOSE_TRY_AGAIN``."""

@@ -1,5 +1,6 @@
 """``{% presence_mark presence user %}``: "online now" or "last seen … ago"
-after a player's name (issue #26, docs/together.md "Who is around").
+after a player's name (issue #26, docs/together.md "Who is around"), and
+``{% presence_meaning %}``: what "online now" means on this site (issue #33).
 
 ``presence`` is what ``accounts.selectors.presence`` returned for the page's
 viewer; a player absent from it (hidden, a computer, nobody) gets nothing. The
@@ -13,10 +14,13 @@ from datetime import timedelta
 from typing import Any
 
 from django import template
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.selectors import Presence
 
@@ -42,3 +46,28 @@ def presence_mark(
     return render_to_string(
         "accounts/_presence.html", {"mark": mark, "ago": ago, "seen": seen}
     )
+
+
+@register.simple_tag
+def presence_meaning() -> str:
+    """What "online now" means, with this site's ``PRESENCE_ONLINE_SECONDS``
+    (``accounts.selectors.presence``): a game page open, or a request within it."""
+    seconds = int(settings.PRESENCE_ONLINE_SECONDS)
+    if seconds <= 0:
+        return _("Online now means a game page of theirs is open.")
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        return ngettext(
+            "Online now means a game page of theirs is open, or they opened a page "
+            "of the site in the last minute.",
+            "Online now means a game page of theirs is open, or they opened a page "
+            "of the site in the last %(minutes)s minutes.",
+            minutes,
+        ) % {"minutes": minutes}
+    return ngettext(
+        "Online now means a game page of theirs is open, or they opened a page "
+        "of the site in the last second.",
+        "Online now means a game page of theirs is open, or they opened a page "
+        "of the site in the last %(seconds)s seconds.",
+        seconds,
+    ) % {"seconds": seconds}

@@ -21,6 +21,7 @@
     if (status === 403) say("errorForbidden");
     else if (status === 429) say("errorBusy");
     else if (status === 404) say("errorGone");
+    else if (status === 503) say("errorUnavailable");
     else say("errorServer");
   });
   document.addEventListener("htmx:sendError", function () { say("errorNetwork"); });

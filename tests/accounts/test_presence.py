@@ -195,6 +195,96 @@ def test_a_player_who_blocks_you_shows_you_nothing(make_user, client_for):
     ]
 
 
+def _marks_beside_players(client, game) -> dict[str, tuple[str, str] | None]:
+    """Each seated player's name on the game page → their presence mark, or None."""
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    players = re.search(r'<p class="meta players">(.*?)</p>', html, re.S)
+    assert players is not None
+    found: dict[str, tuple[str, str] | None] = {}
+    for seat in re.split(r"(?=<a href=)", players.group(1))[1:]:  # one a seat
+        name = re.search(r"<bdi>([^<]+)</bdi>", seat)
+        assert name is not None
+        marks = _presence_marks(seat)
+        found[name.group(1)] = marks[0] if marks else None
+    return found
+
+
+def test_each_viewer_sees_what_is_theirs_to_see(make_user, client_for, start_game):
+    """Issue #33: a player blocked by another logged out and saw the blocker
+    "online". Presence is for signed-in players only, and a block either way
+    hides it both ways, leaving nothing that tells the block from a player who
+    hides their presence; a stranger and a friend see it."""
+    from django.test import Client
+
+    from accounts.services import follow_create
+
+    ana, binh, chloe, dae, eve = (
+        make_user(name) for name in ("ana", "binh", "chloe", "dae", "eve")
+    )
+    services.block_create(blocker=ana, blocked=binh)  # ana blocks binh
+    follow_create(follower=ana, followed=dae)  # ana and dae are friends
+    follow_create(follower=dae, followed=ana)
+    hider = make_user("hider", show_presence=False)
+    game = start_game([ana, chloe])
+    _seen(ana, minutes=1)
+    _seen(chloe, hours=2)
+    _seen(hider, minutes=1)
+    _open_page(ana, game.pk)
+
+    online = ("online", "online now")
+    chloe_away = ("away", "last seen 2 hours ago")
+    visitor = Client()
+    # A visitor: no mark on a profile or beside the players, online or not.
+    assert _presence_marks(_profile(visitor, ana)) == []
+    assert _presence_marks(_profile(visitor, chloe)) == []
+    assert _marks_beside_players(visitor, game) == {"ana": None, "chloe": None}
+    assert "presence-meaning" not in _profile(visitor, ana)
+    # binh, whom ana blocks: nothing of ana, as of a player who hides it.
+    binh_client = client_for(binh)
+    assert _presence_marks(_profile(binh_client, ana)) == []
+    assert _presence_marks(_profile(binh_client, hider)) == []
+    assert _marks_beside_players(binh_client, game) == {
+        "ana": None,
+        "chloe": chloe_away,
+    }
+    # ana, who blocks binh: nothing of binh either.
+    _seen(binh, minutes=1)
+    assert _presence_marks(_profile(client_for(ana), binh)) == []
+    # A stranger and a friend see ana online.
+    assert _presence_marks(_profile(client_for(eve), ana)) == [online]
+    assert _marks_beside_players(client_for(eve), game) == {
+        "ana": online,
+        "chloe": chloe_away,
+    }
+    assert _presence_marks(_profile(client_for(dae), ana)) == [online]
+    assert _presence_marks(_profile(client_for(eve), binh)) == [online]
+
+
+def test_the_profile_says_what_online_now_means(make_user, client_for, settings):
+    ana, binh = make_user("ana"), make_user("binh", language="vi")
+    _seen(ana, minutes=1)
+    meaning = re.compile(r'<span class="help presence-meaning">([^<]*)</span>')
+    html = _profile(client_for(ana), ana)
+    assert meaning.findall(html) == [
+        "Online now means a game page of theirs is open, or they opened a page "
+        "of the site in the last 5 minutes."
+    ]
+    assert settings.PRESENCE_ONLINE_SECONDS == 300  # the number said is the real one
+    settings.PRESENCE_ONLINE_SECONDS = 90
+    assert meaning.findall(_profile(client_for(ana), ana)) == [
+        "Online now means a game page of theirs is open, or they opened a page "
+        "of the site in the last 90 seconds."
+    ]
+    settings.PRESENCE_ONLINE_SECONDS = 0
+    _open_page(ana)
+    assert meaning.findall(_profile(client_for(ana), ana)) == [
+        "Online now means a game page of theirs is open."
+    ]
+    settings.PRESENCE_ONLINE_SECONDS = 300
+    (vietnamese,) = meaning.findall(_profile(client_for(binh), ana))
+    assert "5" in vietnamese and "Online now" not in vietnamese
+
+
 def test_the_settings_page_offers_the_checkbox_on_by_default(make_user, client_for):
     ana = make_user("ana")
     html = client_for(ana).get(reverse("settings")).content.decode()
@@ -251,5 +341,5 @@ def test_the_selector_reads_a_whole_table_in_two_queries(make_user, settings):
     assert [seen[p.pk].online for p in people] == [True, True, False, False]
     assert seen[people[3].pk].last_seen_at is None  # never seen: nothing shown
     with CaptureQueriesContext(connection) as queries:
-        assert selectors.presence(users=people, viewer=None).keys() == seen.keys()
-    assert len(queries.captured_queries) == 1  # a visitor: no blocks to read
+        assert selectors.presence(users=people, viewer=None) == {}
+    assert queries.captured_queries == []  # a visitor sees nobody's, asks nothing

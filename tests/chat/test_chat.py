@@ -9,6 +9,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from accounts.services import block_create, follow_create
@@ -240,6 +241,49 @@ def test_a_report_reaches_the_admins_list_with_its_context(
     )
     around = detail.split("was said around it", 1)[1]
     assert around.index("good game so far") < around.index("you are terrible")
+
+
+def test_a_second_report_of_the_same_message_says_so_and_changes_nothing(
+    players, client_for, friends_game
+):
+    """Issue #33: a second report by the same reader was accepted silently.
+    From a page drawn before the first (its Report button still there), with
+    htmx or without, it says so and adds no report (no second row, no mail)."""
+    ana, binh = players[:2]
+    _post(client_for(binh), friends_game, text="you are terrible")
+    bad = Message.objects.get(text="you are terrible")
+    url = reverse("chat:report", args=[friends_game.pk])
+    first = client_for(ana).post(url, {"message": bad.pk}, HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    assert "already reported" not in first.content.decode()
+    assert '<small class="reported">reported</small>' in first.content.decode()
+    report = Report.objects.get()
+    mail.outbox.clear()
+
+    again = client_for(ana).post(url, {"message": bad.pk}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 200
+    assert (
+        '<p class="error" role="alert">You already reported this message.</p>'
+        in again.content.decode()
+    )
+    # Without JavaScript: back to the game's chat, with the message.
+    plain = client_for(ana).post(url, {"message": bad.pk}, follow=True)
+    assert plain.redirect_chain[-1][0].endswith(f"/games/{friends_game.pk}/#chat")
+    assert "You already reported this message." in plain.content.decode()
+    assert list(Report.objects.all()) == [report]
+    assert mail.outbox == []
+    # Each reader reads it in their language.
+    ana.language = "ko"
+    ana.save(update_fields=["language"])
+    korean = client_for(ana).post(url, {"message": bad.pk}, HTTP_HX_REQUEST="true")
+    with translation.override("ko"):
+        words = translation.gettext("You already reported this message.")
+    assert words != "You already reported this message."
+    assert words in korean.content.decode()
+    # The service itself refuses it (a caller other than the view).
+    with pytest.raises(services.AlreadyReported):
+        services.report_create(message=bad, reporter=ana)
+    assert Report.objects.count() == 1
 
 
 def test_a_message_notifies_a_reader_who_is_away_once_by_email_in_a_while(
