@@ -21,7 +21,8 @@ idle page must keep its socket and still get its doorbells.
 ``deploy/nginx.conf`` in front of two Daphne processes started with
 ``deploy/supervisord.conf``'s command line, on Redis (``--redis-url``, required)
 and DEBUG off, as ``tests/scale/test_nginx_deploy.py`` runs them. It opens N game
-pages' sockets (``wss``, through the proxy) at ``--rate`` a second, counts how
+pages' sockets (``wss``, through the proxy; 50 from each loopback address, so
+nginx's per-address limit refuses none) at ``--rate`` a second, counts how
 each handshake ended (hello heard, closed 4013 "try again later", refused with an
 HTTP status, other), plays one move through the proxy, counts the sockets that
 heard its doorbell, closes every socket at once and counts the members left in
@@ -358,6 +359,12 @@ async def burst_pages(
                     url,
                     host="127.0.0.1",
                     port=proxy.https_port,
+                    # 50 pages an address: a crowd of players, each under
+                    # deploy/nginx.conf's per-address limit on new sockets.
+                    local_addr=(
+                        f"127.0.{1 + number // 12500}.{1 + number // 50 % 250}",
+                        0,
+                    ),
                     ssl=context,
                     server_hostname=proxy.name,
                     origin=Origin(f"https://{proxy.name}"),
@@ -498,12 +505,7 @@ def burst(args: argparse.Namespace) -> int:
 
         with ExitStack() as stack:
             daphnes = [stack.enter_context(servers.daphne(env)) for _ in range(2)]
-            proxy = stack.enter_context(
-                servers.deploy_nginx(
-                    [d.port for d in daphnes],
-                    worker_connections=4 * args.burst + 512,
-                )
-            )
+            proxy = stack.enter_context(servers.deploy_nginx([d.port for d in daphnes]))
             result = asyncio.run(burst_pages(proxy, game_id, args, move, members))
             # The leaves under way finish: wait for an empty group (30 s at most).
             emptied = time.monotonic()

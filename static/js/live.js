@@ -54,6 +54,9 @@
       ws.onclose = function (event) {
         if (stopped) return;
         // Never opened, or opened only to be told to try again: a failure.
+        // A handshake nginx refused (429: too many new or open sockets from
+        // this address, deploy/nginx.conf) is one too: the browser hides its
+        // status, so the growing, jittered wait is how a page backs off.
         if (opened && event.code !== TRY_AGAIN) failures = 0;
         else failures += 1;
         setTimeout(open, reconnectDelay(failures));

@@ -38,10 +38,14 @@ SUPERVISORD_CONF = ROOT / "deploy" / "supervisord.conf"
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
-def supervisord_programs() -> dict[str, dict[str, str]]:
-    """``deploy/supervisord.conf``'s programs: name → options."""
+def supervisord_programs(conf: str | None = None) -> dict[str, dict[str, str]]:
+    """``deploy/supervisord.conf``'s programs (or ``conf``'s, the same file
+    from another version): name → options."""
     parser = configparser.ConfigParser(interpolation=None)
-    parser.read(SUPERVISORD_CONF)
+    if conf is None:
+        parser.read(SUPERVISORD_CONF)
+    else:
+        parser.read_string(conf)
     return {
         section.removeprefix("program:"): dict(parser[section])
         for section in parser.sections()
@@ -49,26 +53,55 @@ def supervisord_programs() -> dict[str, dict[str, str]]:
     }
 
 
-def deploy_command(program: str, process_num: int = 0) -> list[str]:
-    """A program's command line from ``deploy/supervisord.conf``, for this
-    checkout: its virtualenv and directory stand for ``/srv/azul``."""
-    command = supervisord_programs()[program]["command"]
+def deploy_command(
+    program: str, process_num: int = 0, *, conf: str | None = None
+) -> list[str]:
+    """A program's command line from ``deploy/supervisord.conf`` (or ``conf``),
+    for this checkout: its virtualenv and directory stand for ``/srv/azul``."""
+    command = supervisord_programs(conf)[program]["command"]
     command = command.replace("%(process_num)d", str(process_num))
     command = command.replace("/srv/azul/.venv/bin/", f"{Path(sys.executable).parent}/")
     return shlex.split(command.replace("/srv/azul/", f"{ROOT}/"))
 
 
-def daphne_commands() -> list[list[str]]:
-    """The command line of each Daphne process of ``deploy/supervisord.conf``."""
-    options = supervisord_programs()["azul-daphne"]
+def daphne_commands(conf: str | None = None) -> list[list[str]]:
+    """The command line of each Daphne process of ``deploy/supervisord.conf``
+    (or ``conf``)."""
+    options = supervisord_programs(conf)["azul-daphne"]
     first = int(options.get("numprocs_start", "0"))
     numbers = range(first, first + int(options.get("numprocs", "1")))
-    return [deploy_command("azul-daphne", number) for number in numbers]
+    return [deploy_command("azul-daphne", number, conf=conf) for number in numbers]
+
+
+def daphne_endpoint(argv: Sequence[str]) -> dict[str, str]:
+    """The TCP endpoint a Daphne command line listens on: its ``-e``
+    ``tcp:port=8001:interface=127.0.0.1:backlog=1024`` (Twisted's syntax) as
+    ``{"port": "8001", ...}``, or its ``-b``/``-p`` (Twisted's default backlog,
+    50)."""
+    if "-e" in argv:
+        kind, *options = argv[argv.index("-e") + 1].split(":")
+        assert kind == "tcp", f"not a TCP endpoint: {kind}"
+        return dict(option.split("=", 1) for option in options)
+    return {
+        "port": argv[argv.index("-p") + 1],
+        "interface": argv[argv.index("-b") + 1],
+    }
+
+
+def with_port(argv: Sequence[str], port: int) -> list[str]:
+    """A Daphne command line listening on ``port`` instead, all else kept."""
+    argv = list(argv)
+    if "-e" in argv:
+        index = argv.index("-e") + 1
+        argv[index] = re.sub(r"\bport=\d+", f"port={port}", argv[index])
+    else:
+        argv[argv.index("-p") + 1] = str(port)
+    return argv
 
 
 def daphne_ports() -> list[int]:
     """The ports ``deploy/supervisord.conf`` gives its Daphne processes."""
-    return [int(argv[argv.index("-p") + 1]) for argv in daphne_commands()]
+    return [int(daphne_endpoint(argv)["port"]) for argv in daphne_commands()]
 
 
 def redis_up() -> bool:
@@ -175,13 +208,16 @@ def _child(command: Sequence[str], env: dict[str, str]) -> Iterator[Child]:
 
 @contextmanager
 def daphne(
-    env: dict[str, str], websocket_timeout: int | None = None
+    env: dict[str, str],
+    websocket_timeout: int | None = None,
+    *,
+    command: Sequence[str] | None = None,
 ) -> Iterator[Child]:
-    """Daphne as ``deploy/supervisord.conf`` runs it, on a free port (and with
-    a shorter ``--websocket_timeout`` if given)."""
+    """Daphne as ``deploy/supervisord.conf`` runs it (or as ``command``, one of
+    its command lines from another version), on a free port (and with a shorter
+    ``--websocket_timeout`` if given)."""
     port = free_port()
-    command = daphne_commands()[0]
-    command[command.index("-p") + 1] = str(port)
+    command = with_port(command or daphne_commands()[0], port)
     if websocket_timeout is not None:
         command[command.index("--websocket_timeout") + 1] = str(websocket_timeout)
     with _child(command, env) as child:
@@ -407,11 +443,13 @@ def deploy_nginx_conf(
     upstream_ports: Sequence[int],
     certificate: Path,
     key: Path,
+    site: str | None = None,
 ) -> str:
-    """``deploy/nginx.conf`` as written, with only what an installation changes
-    substituted: the listen ports (on the loopback addresses), the certificate
-    paths and the upstream's ports."""
-    text = NGINX_CONF.read_text()
+    """``deploy/nginx.conf`` as written (or ``site``, the same file from another
+    version), with only what an installation changes substituted: the listen
+    ports (on the loopback addresses), the certificate paths and the upstream's
+    ports."""
+    text = NGINX_CONF.read_text() if site is None else site
     v6 = _ipv6_loopback()
 
     def listen(port: int) -> Any:
@@ -434,26 +472,39 @@ def deploy_nginx_conf(
     ports = iter(upstream_ports)
     text = _substitute(
         text,
-        r"^(\s*server\s+127\.0\.0\.1:)\d+;",
-        lambda m: f"{m.group(1)}{next(ports)};",
+        r"^(\s*server\s+127\.0\.0\.1:)\d+\b",
+        lambda m: f"{m.group(1)}{next(ports)}",
         len(upstream_ports),
     )
     return text
 
 
-def nginx_main_conf(work: Path, site: str, *, worker_connections: int = 1024) -> str:
-    """A minimal main configuration around a site file, as Debian's
-    ``/etc/nginx/nginx.conf`` includes ``sites-enabled/`` inside ``http {}``,
-    for an nginx run by this user with everything in ``work``."""
+NGINX_MAIN_CONF = ROOT / "deploy" / "nginx-main.conf"
+
+
+def nginx_main_conf(work: Path, site: str, *, main: str | None = None) -> str:
+    """``deploy/nginx-main.conf`` (or ``main``, the same file from another
+    version) around a site file, for an nginx run by this user with everything
+    in ``work``: its user, files and logs, Debian's modules and other sites
+    substituted; its workers, connections and open files as written."""
+    text = NGINX_MAIN_CONF.read_text() if main is None else main
+    text = _substitute(text, r"^user\s+\S+;", "# (runs as this user)", 1)
+    text = _substitute(text, r"^pid\s+\S+;", f"pid {work}/nginx.pid;", 1)
+    text = _substitute(
+        text, r"^error_log\s+\S+;", f"error_log {work}/error.log warn;", 1
+    )
+    text = _substitute(text, r"^include\s+\S+/modules-enabled/\S+;", "", 1)
+    text = _substitute(text, r"^\s*access_log\s+\S+;", " access_log off;", 1)
+    text = _substitute(text, r"^\s*include\s+\S+/conf\.d/\S+;", "", 1)
     temp = "\n".join(
         f" {kind}_temp_path {work}/{kind};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
-    return (
-        f"pid {work}/nginx.pid;\nerror_log {work}/error.log warn;\n"
-        f"worker_processes 1;\nworker_rlimit_nofile {4 * worker_connections};\n"
-        f"events {{ worker_connections {worker_connections}; }}\n"
-        f"http {{\n access_log off;\n{temp}\n{site}\n}}\n"
+    return _substitute(
+        text,
+        r"^\s*include\s+\S+/sites-enabled/\S+;",
+        lambda _: f"{temp}\n{site}",
+        1,
     )
 
 
@@ -494,26 +545,30 @@ def nginx_test(conf: Path, work: Path) -> subprocess.CompletedProcess[str]:
 
 @contextmanager
 def deploy_nginx(
-    upstream_ports: Sequence[int], *, worker_connections: int = 1024
+    upstream_ports: Sequence[int],
+    *,
+    site: str | None = None,
+    main: str | None = None,
 ) -> Iterator[Proxy]:
-    """nginx with ``deploy/nginx.conf`` (a certificate of its own) in front of
-    ``upstream_ports``, on free ports; ``nginx -t`` must pass first."""
+    """nginx with ``deploy/nginx.conf`` inside ``deploy/nginx-main.conf`` (or
+    ``site`` and ``main``, those files from another version; a certificate of
+    its own) in front of ``upstream_ports``, on free ports; ``nginx -t`` must
+    pass first."""
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         os.chmod(work, 0o755)  # nginx's workers keep their temporary files there
         certificate, key = self_signed_certificate(work, PUBLIC_NAME)
         https_port, http_port = free_port(), free_port()
-        site = deploy_nginx_conf(
+        site_text = deploy_nginx_conf(
             https_port=https_port,
             http_port=http_port,
             upstream_ports=upstream_ports,
             certificate=certificate,
             key=key,
+            site=site,
         )
         conf = work / "nginx.conf"
-        conf.write_text(
-            nginx_main_conf(work, site, worker_connections=worker_connections)
-        )
+        conf.write_text(nginx_main_conf(work, site_text, main=main))
         proxy = Proxy(https_port, http_port, certificate, conf, work / "error.log")
         checked = nginx_test(conf, work)
         if checked.returncode != 0:
@@ -579,8 +634,9 @@ class Browser:
 
     CSRF_RE = re.compile(r'"X-CSRFToken": "([^"]+)"')
 
-    def __init__(self, proxy: Proxy) -> None:
+    def __init__(self, proxy: Proxy, source: str | None = None) -> None:
         self.proxy = proxy
+        self.source = source  # the address to connect from (127.0.0.2, ...)
         self.cookies: dict[str, str] = {}
         self.csrf = ""
 
@@ -599,6 +655,7 @@ class Browser:
             self.proxy.https_port,
             context=self.proxy.ssl_context(),
             timeout=30,
+            source_address=(self.source, 0) if self.source else None,
         )
         sent = {
             "Host": self.proxy.name,
@@ -645,7 +702,11 @@ class Browser:
         from websockets.sync.client import connect
         from websockets.typing import Origin
 
-        sock = socket.create_connection(("127.0.0.1", self.proxy.https_port), 10)
+        sock = socket.create_connection(
+            ("127.0.0.1", self.proxy.https_port),
+            10,
+            source_address=(self.source, 0) if self.source else None,
+        )
         headers = {}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -658,3 +719,97 @@ class Browser:
             open_timeout=10,
             **kwargs,
         )
+
+
+# Bursts of sockets through the proxy (test_socket_flood.py, bench/ws_burst.py)
+
+
+@dataclass
+class Handshake:
+    """How one WebSocket handshake through the proxy ended."""
+
+    status: int | str  # 101, the refusal's status, or how the try failed
+    headers: Any = None  # the answer's headers
+    hello: dict[str, Any] | None = None  # an opened socket's first message
+    socket: Any = None  # an opened socket, still open
+
+
+async def handshakes(
+    proxy: Proxy,
+    path: str,
+    count: int,
+    source: str | Sequence[str],
+    timeout: float = 30,
+) -> list[Handshake]:
+    """``count`` handshakes to ``path`` begun at once from the address
+    ``source`` (or from each of several in turn), as a page's (``wss``, the
+    public name); each opened socket is kept open, with its first message."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+    from websockets.typing import Origin
+
+    context = proxy.ssl_context()
+
+    sources = [source] if isinstance(source, str) else list(source)
+
+    async def one(number: int) -> Handshake:
+        try:
+            ws = await connect(
+                f"wss://{proxy.name}{path}",
+                host="127.0.0.1",
+                port=proxy.https_port,
+                local_addr=(sources[number % len(sources)], 0),
+                ssl=context,
+                server_hostname=proxy.name,
+                origin=Origin(f"https://{proxy.name}"),
+                open_timeout=timeout,
+                close_timeout=5,
+            )
+        except InvalidStatus as refused:
+            return Handshake(refused.response.status_code, refused.response.headers)
+        except Exception as error:  # reset, timed out, refused by the kernel
+            return Handshake(type(error).__name__)
+        try:
+            hello = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        except Exception as error:
+            await ws.close()
+            return Handshake(f"101, then {type(error).__name__}")
+        headers = ws.response.headers if ws.response else None
+        return Handshake(101, headers, hello, ws)
+
+    return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+async def close_all(opened: Sequence[Handshake]) -> None:
+    """Close every socket ``handshakes`` opened, at once."""
+    import asyncio
+
+    await asyncio.gather(
+        *(h.socket.close() for h in opened if h.socket), return_exceptions=True
+    )
+
+
+class PageLoads(threading.Thread):
+    """A player loading a page through the proxy from the address ``source``
+    again and again until ``stopped`` is set: each load's status (or how it
+    failed), and how long it took."""
+
+    def __init__(self, proxy: Proxy, path: str, source: str) -> None:
+        super().__init__(daemon=True)
+        self.browser = Browser(proxy, source=source)
+        self.path = path
+        self.statuses: list[int | str] = []
+        self.seconds: list[float] = []
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            start = time.monotonic()
+            try:
+                self.statuses.append(self.browser.get(self.path).status)
+            except Exception as error:
+                self.statuses.append(type(error).__name__)
+            self.seconds.append(time.monotonic() - start)
+            self.stopped.wait(0.05)
