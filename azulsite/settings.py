@@ -496,9 +496,21 @@ TASK_QUEUES = ["default", "notify", "review"]
 # Seconds of evaluator playouts each decision of a finished game's review gets
 # (issue #27; games.engine.review: counted as playouts, not by the clock).
 REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or 1.0)
-# A review queued or started this long ago and not made is queued again by the
-# deadline job (a lost task, a worker stopped mid-way); a review takes minutes.
+# The review queue (issue #33: four accounts' 80 imports made a played game's
+# review wait 22 minutes; games/review_queue.py). Reviews of games played here
+# are served before imports', each account's in turn with everyone else's; an
+# account may ask for the reviews of this many imported records in any 24 hours.
+REVIEW_IMPORTS_PER_DAY = int(os.environ.get("REVIEW_IMPORTS_PER_DAY") or 3)
+# A review still waiting this long after it was queued is handed to the queue
+# once more by the deadline job (its task lost before it was stored); a review
+# takes a minute or two, so only a lost task waits this long.
 REVIEW_RETRY_SECONDS = int(os.environ.get("REVIEW_RETRY_SECONDS") or 3600)
+# A review being made writes a heartbeat at least this often (at each event
+# weighed once this many seconds have passed; an event takes about
+# REVIEW_SECONDS of CPU), and the deadline job queues again a review whose
+# worker fell silent for REVIEW_STALE_SECONDS (a worker killed mid-way).
+REVIEW_HEARTBEAT_SECONDS = float(os.environ.get("REVIEW_HEARTBEAT_SECONDS") or 10)
+REVIEW_STALE_SECONDS = int(os.environ.get("REVIEW_STALE_SECONDS") or 180)
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "database")
 if TASKS_BACKEND == "rq":
     INSTALLED_APPS += ["django_rq"]
@@ -511,9 +523,18 @@ else:
         "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": TASK_QUEUES}
     }
 TASK_WORKER_IN_SERVER = env_bool("TASK_WORKER_IN_SERVER", False)
-# The deadline job hands a computer's turn to the queue again when it has waited
-# this long (a task lost, or its worker killed mid-decision: the database backend
-# never runs a task left RUNNING again). Far above any decision's budget.
+# A computer's turn lost with its worker (killed mid-decision: the database
+# backend never runs a task left RUNNING again) or with its task (never stored)
+# is found within seconds (issue #33, games/tasks.py process_computer_turns):
+# the task claims the turn when it starts (Game.computer_turn_since), and every
+# COMPUTER_CHECK_SECONDS the deadline loop hands the turn to the queue again
+# once COMPUTER_LEASE_SECONDS have passed since it was queued or claimed with no
+# task of it waiting in the queue. A decision takes about a second of CPU (the
+# strong level's budget, COMPUTER_STRONG_SECONDS): keep the lease well above it.
+COMPUTER_LEASE_SECONDS = float(os.environ.get("COMPUTER_LEASE_SECONDS") or 15)
+COMPUTER_CHECK_SECONDS = float(os.environ.get("COMPUTER_CHECK_SECONDS") or 5)
+# Where the queue cannot be read (TASKS_BACKEND=rq), the deadline job's minute
+# pass hands a computer's turn to the queue again when it has waited this long.
 COMPUTER_RETRY_SECONDS = float(os.environ.get("COMPUTER_RETRY_SECONDS", "60") or 60)
 # The strong level's budget per decision in seconds of CPU (games.engine.bots: a
 # node count, so the decision does not depend on the machine's speed); unset, the

@@ -222,9 +222,15 @@ class ReviewConsumer(Doorbell):
         if not await self.join(notifications.review_group(game_id)):
             return
         await self.accept()
-        status, done, total = progress
+        status, done, total, ahead = progress
         await self.send_json(
-            {"type": "review", "status": status, "done": done, "total": total}
+            {
+                "type": "review",
+                "status": status,
+                "done": done,
+                "total": total,
+                "ahead": ahead,
+            }
         )
 
     async def disconnect(self, code: int) -> None:
@@ -237,5 +243,6 @@ class ReviewConsumer(Doorbell):
                 "status": event["status"],
                 "done": event["done"],
                 "total": event["total"],
+                "ahead": event.get("ahead"),
             }
         )

@@ -1,7 +1,9 @@
 """The deadline job: timeouts, reminders, turn notifications and digests (lichess:
 scheduled, not in requests). ``manage.py process_deadlines`` runs it once (cron) or
 ``--loop`` (a worker process, ``deploy/``); a single Daphne process runs the loop
-itself when ``DEADLINE_LOOP_SECONDS`` is set (``start_with_server``).
+itself when ``DEADLINE_LOOP_SECONDS`` is set (``start_with_server``). Between
+the loop's passes, every ``COMPUTER_CHECK_SECONDS``, a cheap check finds the
+computer turns lost with a killed worker (``run_computer_check``, issue #33).
 
 Every step claims its work before acting — a guarded UPDATE (``… WHERE ply =
 expected AND flag is unset``), or for a reminder a ``notify.Notice`` row (an
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
 from django.db.models import Q
 
@@ -100,8 +103,9 @@ def process_digests(report: Report) -> None:
 
 
 def process_deadlines() -> Report:
-    """One pass: timeouts first (they start new turns), computers' turns that
-    waited too long (``tasks.process_computer_turns``), reviews that did
+    """One pass: timeouts first (they start new turns), computers' turns lost
+    (``tasks.process_computer_turns``, also checked every few seconds between
+    passes: :func:`run_forever`), reviews whose work was lost
     (``tasks.process_reviews``), then the notifications
     (``signals.deadline_pass``: reminders and turns not told; then the digests)."""
     report = Report()
@@ -124,23 +128,63 @@ def run_once() -> Report | None:
     finally:
         close_old_connections()
     if any((report.timeouts, report.reminders, report.turn_emails)) or (
-        report.computer_turns or report.pushes
+        report.computer_turns or report.pushes or report.reviews
     ):
         logger.info("deadlines: %s", report)
     return report
 
 
+def run_computer_check() -> int:
+    """Between the full passes, every ``COMPUTER_CHECK_SECONDS``: the computer
+    turns lost with a killed worker or a lost task, queued again
+    (``tasks.process_computer_turns``, one cheap query when none is); a failure
+    is logged, not raised."""
+    close_old_connections()
+    try:
+        queued = tasks.process_computer_turns()
+    except Exception:
+        logger.exception("the computer turns' check failed; trying again")
+        return 0
+    finally:
+        close_old_connections()
+    if queued:
+        logger.info("deadlines: computer turns queued again %s", queued)
+    return queued
+
+
+def checks_between(interval: float) -> list[float]:
+    """The pauses of one loop's round: ``interval`` seconds from a full pass to
+    the next, cut every ``COMPUTER_CHECK_SECONDS`` by a computer turns' check
+    (issue #33: a turn lost with its worker is found within seconds, not after
+    the next minute's pass). One pause when the checks are off (0) or the
+    interval is as short."""
+    check = settings.COMPUTER_CHECK_SECONDS
+    if check <= 0 or check >= interval:
+        return [interval]
+    pauses = [check] * int(interval // check)
+    rest = interval - sum(pauses)
+    return pauses + [rest] if rest > 1e-9 else pauses
+
+
 def run_forever(interval: float, stop: threading.Event | None = None) -> None:
-    """Run :func:`process_deadlines` every ``interval`` seconds until ``stop``
-    (``manage.py process_deadlines --loop``: a process of its own)."""
+    """Run :func:`process_deadlines` every ``interval`` seconds, and the
+    computer turns' check (:func:`run_computer_check`) every
+    ``COMPUTER_CHECK_SECONDS`` between, until ``stop`` (``manage.py
+    process_deadlines --loop``: a process of its own)."""
     stop = stop or threading.Event()
     while not stop.is_set():
         run_once()
-        stop.wait(interval)
+        pauses = checks_between(interval)
+        for number, pause in enumerate(pauses, 1):
+            if stop.wait(pause):
+                return
+            if number < len(pauses):
+                run_computer_check()
 
 
 async def run_forever_in_server(interval: float) -> None:
-    """The deadline loop as a task of the server's event loop.
+    """The deadline loop as a task of the server's event loop, with the
+    computer turns' check between its passes, as :func:`run_forever`.
 
     Each pass runs in a worker thread through ``sync_to_async``, so the doorbells
     it rings (``async_to_sync(group_send)`` in ``notifications.py``) are sent on
@@ -152,7 +196,11 @@ async def run_forever_in_server(interval: float) -> None:
     """
     while True:
         await sync_to_async(run_once, thread_sensitive=False)()
-        await asyncio.sleep(interval)
+        pauses = checks_between(interval)
+        for number, pause in enumerate(pauses, 1):
+            await asyncio.sleep(pause)
+            if number < len(pauses):
+                await sync_to_async(run_computer_check, thread_sensitive=False)()
 
 
 def start_with_server(interval: float) -> None:

@@ -503,6 +503,13 @@ class GameReview(models.Model):
         DONE = "done", _("Ready")
         FAILED = "failed", _("Could not be made")
 
+    class Kind(models.IntegerChoices):
+        """The queue serves every review of a game played here before any of
+        an imported record (``games.review_queue``): the lower, the sooner."""
+
+        PLAYED = 0
+        IMPORTED = 1
+
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, primary_key=True, related_name="review"
     )
@@ -516,12 +523,46 @@ class GameReview(models.Model):
     created_at = models.DateTimeField()
     queued_at = models.DateTimeField(
         help_text="When it was last queued, or claimed by a worker: the deadline "
-        "job queues it again when that was long ago (tasks.process_reviews)."
+        "job queues a review still waiting again when that was long ago "
+        "(tasks.process_reviews)."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    kind = models.PositiveSmallIntegerField(
+        choices=Kind.choices,
+        default=Kind.PLAYED,
+        help_text="A game played here (served first) or an imported record.",
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The account the review is for, whose queued reviews are served "
+        "in turn with everyone else's: an import's uploader, a played game's "
+        "creator (issue #33, games.review_queue).",
+    )
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="While it is being made: the worker's last sign of life (at "
+        "least every REVIEW_HEARTBEAT_SECONDS); the deadline job queues a review "
+        "whose worker fell silent again (REVIEW_STALE_SECONDS).",
+    )
 
     class Meta:
-        indexes = [models.Index(fields=["status", "queued_at"], name="review_due")]
+        indexes = [
+            models.Index(fields=["status", "queued_at"], name="review_due"),
+            # The fair queue: the waiting reviews in the order they are served.
+            models.Index(
+                fields=["status", "kind", "requested_by", "created_at"],
+                name="review_queue",
+            ),
+            # The imports' quota: one account's asks of the last day.
+            models.Index(
+                fields=["requested_by", "kind", "created_at"], name="review_asks"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"review of game {self.game_id}: {self.status}"

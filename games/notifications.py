@@ -110,11 +110,23 @@ def chatted(*, game_id: int, user_ids: Iterable[int]) -> None:
     )
 
 
-def review_updated(*, game_id: int, status: str, done: int, total: int) -> None:
+def review_updated(
+    *, game_id: int, status: str, done: int, total: int, ahead: int | None = None
+) -> None:
     """Tell the open replays of a finished game that its review went on
-    (``done`` of ``total`` events weighed) or is made (``status``): the
-    Review tab fetches itself again (``tasks.review_game``; never for a game
-    in progress, which is not reviewed)."""
+    (``done`` of ``total`` events weighed), is made (``status``), or while it
+    waits, that its place in the queue changed (``ahead``: the reviews to be
+    made before it): the Review tab fetches itself again (``tasks.review_game``;
+    never for a game in progress, which is not reviewed)."""
+    review_places([(game_id, status, done, total, ahead)])
+
+
+def review_places(
+    reviews: Iterable[tuple[int, str, int, int, int | None]],
+) -> None:
+    """:func:`review_updated` for each ``(game_id, status, done, total,
+    ahead)``: the places of the reviews waiting, each time the queue moves on
+    (``games.review_queue``)."""
     _send(
         [
             (
@@ -125,7 +137,9 @@ def review_updated(*, game_id: int, status: str, done: int, total: int) -> None:
                     "status": str(status),
                     "done": done,
                     "total": total,
+                    "ahead": ahead,
                 },
             )
+            for game_id, status, done, total, ahead in reviews
         ]
     )

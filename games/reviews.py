@@ -12,6 +12,7 @@ from typing import Any
 
 from games.engine.review import ACCURACY_SCALE, THRESHOLDS
 
+from . import review_queue
 from .families import family_for
 from .models import Game, GameReview
 from .selectors import engine_after
@@ -48,6 +49,9 @@ class ReviewView:
     status: str
     done: int
     total: int
+    ahead: int | None = None
+    """While it waits: the reviews to be made before it (its place in the
+    queue, ``games.review_queue``)."""
     seats: list[SeatSummary] = field(default_factory=list)
     chart: list[dict[str, Any]] = field(default_factory=list)
     """One polyline per seat: ``points`` (SVG), ``seat``."""
@@ -240,6 +244,8 @@ def review_view(
     if stored is None:
         return None
     view = ReviewView(status=stored.status, done=stored.done, total=stored.total)
+    if view.status == GameReview.Status.QUEUED:
+        view.ahead = review_queue.ahead_of(game.pk)
     if not view.ready or not isinstance(stored.data, dict):
         return view
     data = stored.data

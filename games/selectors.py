@@ -19,7 +19,7 @@ from accounts.selectors import blocked_ids, following, friend_ids
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
-from . import clock
+from . import clock, review_queue
 from .models import (
     Game,
     GameReview,
@@ -581,10 +581,11 @@ def game_continued(*, game: Game) -> Game | None:
 
 def review_progress(
     *, game_id: int, user: User | AnonymousUser | None
-) -> tuple[str, int, int] | None:
-    """``(status, done, total)`` of the review of a finished game the user may
-    view (its replay's Review tab, docs/review.md), else None: never for a
-    game in progress, which has no review."""
+) -> tuple[str, int, int, int | None] | None:
+    """``(status, done, total, ahead)`` of the review of a finished game the
+    user may view (its replay's Review tab, docs/review.md; ``ahead``: while it
+    waits, its place in the queue), else None: never for a game in progress,
+    which has no review."""
     game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
     if game is None or not game_can_view(game=game, user=user):
         return None
@@ -596,7 +597,10 @@ def review_progress(
     if found is None:
         return None
     status, done, total = found
-    return str(status), int(done), int(total)
+    ahead = (
+        review_queue.ahead_of(game_id) if status == GameReview.Status.QUEUED else None
+    )
+    return str(status), int(done), int(total), ahead
 
 
 def game_count_awaiting_move(*, user: User) -> int:

@@ -10,11 +10,20 @@ information only: the bag is counts, it has no order) and plays the decision
 through ``services.game_play_move`` with ``expected_ply``, like a player's form.
 So a task that runs twice, late or for a position that moved on does nothing.
 
-Nothing is lost when a worker dies mid-decision: the database backend never runs
-a task left RUNNING again, so the deadline job (``games/jobs.py``,
-:func:`process_computer_turns`) queues a computer's turn again when it has
-waited longer than ``COMPUTER_RETRY_SECONDS`` (a guarded UPDATE claims it, so two
-job processes queue it once). That also covers a task lost before it was stored.
+Nothing is lost when a worker dies mid-decision, and the turn is found within
+seconds (issue #33: the deadline job found it 60–120 s later). The database
+backend never runs a task left RUNNING again; so the task claims the turn when
+it starts (``Game.computer_turn_since``, its lease), and every
+``COMPUTER_CHECK_SECONDS`` (5) the deadline loop (``games/jobs.py``,
+:func:`process_computer_turns`) hands to the queue again a turn queued or
+claimed more than ``COMPUTER_LEASE_SECONDS`` (15) ago whose task is not waiting
+in the queue: its worker died (a decision takes about a second), or its task
+was lost before it was stored. A guarded UPDATE claims the turn, so two job
+processes queue it once; a duplicate task is refused (``expected_ply``). From
+a kill to the move: what was left of the lease, at most one check's interval,
+then a decision (``bench/README.md``, lost_turn.py: 17–20 s, where it was
+60–117 s). Where the queue cannot be read (RQ), the minute pass queues a turn
+again once it has waited ``COMPUTER_RETRY_SECONDS``.
 
 Queues (issue #23). Computer moves stay on the "default" queue
 (:data:`COMPUTER_QUEUE`); the notifications have their own ("notify",
@@ -42,18 +51,21 @@ import asyncio
 import logging
 import os
 from collections.abc import Sequence
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from time import monotonic
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
+from django.db.models import Q
 from django_tasks import task
 from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
 
 from games.engine import bots
 from games.engine import review as engine_review
 
-from . import clock, in_server, notifications
+from . import clock, in_server, notifications, review_queue
 from .models import Game, GameReview
 from .selectors import game_continued, game_engine, game_user_to_move
 
@@ -80,6 +92,14 @@ def computer_move(game_id: int, ply: int) -> str:
     ``ply``; what happened, in a word (for the task's result)."""
     from . import services  # services.play imports this module
 
+    # The lease of the turn (process_computer_turns): claimed now, so the
+    # deadline loop hands it to the queue again only if this worker dies.
+    Game.objects.filter(
+        pk=game_id,
+        ply=ply,
+        status=Game.Status.ACTIVE,
+        computer_turn_since__isnull=False,
+    ).update(computer_turn_since=clock.now())
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.ply != ply:
         return "stale"
@@ -136,22 +156,59 @@ def computer_turn_enqueue(*, game_id: int, ply: int) -> None:
         logger.exception("could not queue the computer's move in game %s", game_id)
 
 
+def _turns_in_queue() -> set[tuple[int, int]] | None:
+    """The computer turns ``(game, ply)`` whose task waits in the database
+    queue (not started yet), or None where the queue cannot be read (RQ). The
+    waiting tasks are few (the queue's length) and the backend indexes them."""
+    from django_tasks_db.backend import DatabaseBackend
+    from django_tasks_db.models import DBTaskResult
+
+    backend = computer_move.get_backend()
+    if not isinstance(backend, DatabaseBackend):
+        return None
+    waiting = DBTaskResult.objects.filter(
+        status="READY",
+        backend_name=backend.alias,
+        queue_name=computer_move.queue_name,
+        task_path=computer_move.module_path,
+    ).values_list("args_kwargs", flat=True)
+    turns = set()
+    for args_kwargs in waiting:
+        args = args_kwargs.get("args", []) if isinstance(args_kwargs, dict) else []
+        if len(args) == 2:
+            turns.add((int(args[0]), int(args[1])))
+    return turns
+
+
 def process_computer_turns() -> int:
-    """Queue again each computer turn waiting longer than ``COMPUTER_RETRY_SECONDS``
-    (part of the deadline job); how many were queued."""
+    """Queue again each computer turn that was lost (the deadline job, and its
+    check every ``COMPUTER_CHECK_SECONDS``); how many were queued. With the
+    database queue: a turn queued or claimed (``computer_move``'s lease) more
+    than ``COMPUTER_LEASE_SECONDS`` ago whose task is not waiting in the queue
+    (its worker died mid-decision, or the task was never stored); a turn that
+    only waits its turn in a long queue is left there. Elsewhere (RQ): a turn
+    waiting longer than ``COMPUTER_RETRY_SECONDS``."""
     now = clock.now()
-    cutoff = now - timedelta(seconds=settings.COMPUTER_RETRY_SECONDS)
+    in_queue = _turns_in_queue()
+    wait = (
+        settings.COMPUTER_RETRY_SECONDS
+        if in_queue is None
+        else settings.COMPUTER_LEASE_SECONDS
+    )
     due = Game.objects.filter(
-        status=Game.Status.ACTIVE, computer_turn_since__lte=cutoff
+        status=Game.Status.ACTIVE,
+        computer_turn_since__lte=now - timedelta(seconds=wait),
     ).values_list("pk", "ply", "computer_turn_since")
     queued = 0
     for game_id, ply, since in list(due):
+        if in_queue is not None and (game_id, ply) in in_queue:
+            continue
         claimed = Game.objects.filter(
             pk=game_id, ply=ply, computer_turn_since=since
         ).update(computer_turn_since=now)
         if claimed:
             logger.warning(
-                "game %s: the computer's move at ply %s is late; queued again",
+                "game %s: the computer's move at ply %s was lost; queued again",
                 game_id,
                 ply,
             )
@@ -160,30 +217,62 @@ def process_computer_turns() -> int:
     return queued
 
 
+def _enqueue_review(game_id: int) -> bool:
+    try:
+        review_game.enqueue(game_id)
+    except Exception:
+        logger.exception("could not queue the review of game %s", game_id)
+        return False
+    return True
+
+
 def process_reviews() -> int:
-    """Queue again each review queued or claimed more than
-    ``REVIEW_RETRY_SECONDS`` ago and not made (its task lost, or its worker
-    stopped mid-way: the database backend never runs such a task again); part
-    of the deadline job. A guarded UPDATE claims each, so two job processes
-    queue it once; a review queued twice is made once (``review_game``'s claim)."""
+    """Queue again the reviews whose work was lost (part of the deadline job);
+    how many. A review being made whose worker fell silent
+    (``GameReview.heartbeat_at`` older than ``REVIEW_STALE_SECONDS``: killed
+    mid-way; the database backend never runs its task again) goes back to the
+    queue, at its place there; a review still waiting ``REVIEW_RETRY_SECONDS``
+    after it was queued gets one more task (its own was lost before it was
+    stored: one task per waiting review keeps them all served). A guarded
+    UPDATE claims each, so two job processes queue it once; a task more than
+    the reviews waiting finds nothing and returns (``review_game``)."""
     now = clock.now()
-    cutoff = now - timedelta(seconds=settings.REVIEW_RETRY_SECONDS)
-    due = GameReview.objects.filter(
-        status__in=[GameReview.Status.QUEUED, GameReview.Status.RUNNING],
-        queued_at__lte=cutoff,
-    ).values_list("game_id", "queued_at")
+    stale = now - timedelta(seconds=settings.REVIEW_STALE_SECONDS)
+    silent = GameReview.objects.filter(status=GameReview.Status.RUNNING).filter(
+        Q(heartbeat_at__lte=stale) | Q(heartbeat_at__isnull=True, queued_at__lte=stale)
+    )
     queued = 0
-    for game_id, since in list(due):
-        if GameReview.objects.filter(game_id=game_id, queued_at=since).update(
-            status=GameReview.Status.QUEUED, queued_at=now
+    for game_id, beat, since in list(
+        silent.values_list("game_id", "heartbeat_at", "queued_at")
+    ):
+        if GameReview.objects.filter(
+            game_id=game_id,
+            status=GameReview.Status.RUNNING,
+            heartbeat_at=beat,
+            queued_at=since,
+        ).update(
+            status=GameReview.Status.QUEUED,
+            queued_at=now,
+            heartbeat_at=None,
+            done=0,
+            total=0,
         ):
+            logger.warning(
+                "game %s: its review's worker fell silent; queued again", game_id
+            )
+            queued += _enqueue_review(game_id)
+    cutoff = now - timedelta(seconds=settings.REVIEW_RETRY_SECONDS)
+    late = GameReview.objects.filter(
+        status=GameReview.Status.QUEUED, queued_at__lte=cutoff
+    ).values_list("game_id", "queued_at")
+    for game_id, since in list(late):
+        if GameReview.objects.filter(
+            game_id=game_id, status=GameReview.Status.QUEUED, queued_at=since
+        ).update(queued_at=now):
             logger.warning("game %s: its review is late; queued again", game_id)
-            try:
-                review_game.enqueue(game_id)
-            except Exception:
-                logger.exception("could not queue the review of game %s", game_id)
-                continue
-            queued += 1
+            queued += _enqueue_review(game_id)
+    if queued:
+        review_queue.ring_places()
     return queued
 
 
@@ -251,32 +340,70 @@ def start_worker_with_server(interval: float = 0.5) -> None:
     )
 
 
+@dataclass
+class _Heartbeat:
+    at: datetime
+    """The last heartbeat written (the claim's time at first)."""
+    clock: float
+    """When it was written, by ``time.monotonic``."""
+
+
+class _ReviewTakenOver(Exception):
+    """This worker's review was queued again (its heartbeats late: the deadline
+    job took its worker for dead) and perhaps claimed by another: stop."""
+
+
 @task(queue_name=REVIEW_QUEUE)
 def review_game(game_id: int) -> str:
-    """Make the review of finished game ``game_id`` (docs/review.md), claimed
-    first (its queued row), so a task run twice reviews once. Never a game in
-    progress: no evaluation of one is made, let alone shown. Each progress it
-    writes, and the end, ring the review's doorbell
-    (``notifications.review_updated``): its open replays fetch the Review tab."""
-    game = Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).first()
-    if game is None:
+    """Make the review at the head of the review queue (``games.review_queue``:
+    played games first, each account's in turn), queued for ``game_id``'s
+    review, whichever game's it makes (docs/review.md). One such task is queued
+    per review and each claims its review first, so there are as many tasks as
+    reviews and a task run twice reviews once. Never a game in progress: no
+    evaluation of one is made, let alone shown. Each progress it writes, and
+    the end, ring the review's doorbell (``notifications.review_updated``): its
+    open replays fetch the Review tab; the reviews still waiting hear their new
+    places."""
+    if not Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).exists():
         return "not finished"
+    now = clock.now()
+    head = review_queue.claim_next(now)
+    if head is None:
+        return "taken"
+    notifications.review_updated(
+        game_id=head, status=GameReview.Status.RUNNING, done=0, total=0
+    )
+    review_queue.ring_places()
+    return _make_review(Game.objects.get(pk=head), claimed_at=now)
+
+
+def _make_review(game: Game, *, claimed_at: datetime) -> str:
+    """Review ``game``, claimed (running) at ``claimed_at``, and store it."""
     if game_continued(game=game) is not None:
         # An import that continues a game still played is asked for again
         # once that game has ended (docs/review.md).
-        GameReview.objects.filter(game=game, status=GameReview.Status.QUEUED).delete()
+        GameReview.objects.filter(game=game, status=GameReview.Status.RUNNING).delete()
         return "continues a game in progress"
-    claimed = GameReview.objects.filter(
-        game=game, status=GameReview.Status.QUEUED
-    ).update(status=GameReview.Status.RUNNING, queued_at=clock.now())
-    if not claimed:
-        return "taken"
     events = list(game.moves.order_by("ply").values_list("event", flat=True))
     seconds = GameReview.objects.values_list("seconds", flat=True).get(game=game)
+    # The heartbeat: at least every REVIEW_HEARTBEAT_SECONDS (at the event
+    # weighed then), with the progress every ten events. Each write is
+    # guarded by the last one (compare and set), so a worker whose review was
+    # queued again and claimed by another learns it and stops.
+    beat = _Heartbeat(at=claimed_at, clock=monotonic())
 
     def progress(done: int, total: int) -> None:
-        if done % 10 == 0 or done == total:
-            GameReview.objects.filter(game=game).update(done=done, total=total)
+        ring = done % 10 == 0 or done == total
+        late = monotonic() - beat.clock >= settings.REVIEW_HEARTBEAT_SECONDS
+        if not ring and not late:
+            return
+        now = clock.now()
+        if not GameReview.objects.filter(
+            game=game, status=GameReview.Status.RUNNING, heartbeat_at=beat.at
+        ).update(done=done, total=total, heartbeat_at=now):
+            raise _ReviewTakenOver
+        beat.at, beat.clock = now, monotonic()
+        if ring:
             notifications.review_updated(
                 game_id=game.pk,
                 status=GameReview.Status.RUNNING,
@@ -295,12 +422,17 @@ def review_game(game_id: int) -> str:
             progress=progress,
             to_the_end=game.end_reason == Game.EndReason.NORMAL,
         )
+    except _ReviewTakenOver:
+        logger.warning("game %s: its review was taken over; stopped", game.pk)
+        return "taken over"
     except Exception:
-        logger.exception("could not review game %s", game_id)
-        GameReview.objects.filter(game=game).update(status=GameReview.Status.FAILED)
-        notifications.review_updated(
-            game_id=game.pk, status=GameReview.Status.FAILED, done=0, total=0
-        )
+        logger.exception("could not review game %s", game.pk)
+        if GameReview.objects.filter(
+            game=game, status=GameReview.Status.RUNNING, heartbeat_at=beat.at
+        ).update(status=GameReview.Status.FAILED):
+            notifications.review_updated(
+                game_id=game.pk, status=GameReview.Status.FAILED, done=0, total=0
+            )
         return "failed"
     data = made.to_json()
     data["timeline"] = [[round(v, 2) for v in point] for point in made.timeline]
@@ -309,11 +441,14 @@ def review_game(game_id: int) -> str:
         for d in made.decisions
         if not d.forced
     }
-    GameReview.objects.filter(game=game).update(
+    # Made whole: stored even if the deadline job queued it again meanwhile (a
+    # worker that took it up then stops at its first heartbeat).
+    GameReview.objects.filter(game=game).exclude(status=GameReview.Status.DONE).update(
         status=GameReview.Status.DONE,
         data=data,
         done=len(events),
         total=len(events),
+        heartbeat_at=None,
         finished_at=clock.now(),
     )
     notifications.review_updated(

@@ -215,8 +215,9 @@
 
   // A finished game's replay while its review is being made (the Review tab's
   // panel carries data-socket, data-status and data-done: templates/games/
-  // replay.html). Each ring says where the review stands: the panel is fetched
-  // again when it went on (the view answers the panel alone, as its htmx
+  // replay.html; and while it waits, data-ahead: its place in the queue). Each
+  // ring says where the review stands: the panel is fetched again when it went
+  // on or its place moved (the view answers the panel alone, as its htmx
   // target), the whole replay once it is made or could not be (the step's
   // review above the board comes with it), and the socket closes. The first
   // message after each (re)connect catches up the same way.
@@ -230,8 +231,9 @@
       if (msg.status === "done" || msg.status === "failed") {
         handle.close();
         refreshReplay();
-      } else if (msg.status !== panel.dataset.status || String(msg.done) !== panel.dataset.done) {
-        refreshPanel();
+      } else if (msg.status !== panel.dataset.status || String(msg.done) !== panel.dataset.done ||
+                 (msg.ahead != null && String(msg.ahead) !== panel.dataset.ahead)) {
+        refreshPanel(); // went on, or while it waits, its place in the queue moved
       }
     });
   }

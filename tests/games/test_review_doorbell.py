@@ -48,7 +48,13 @@ async def test_the_review_task_rings_each_progress_and_the_end(
     assert connected
     # where it stands, on connect: a page that reconnects catches up
     hello = await comm.receive_json_from()
-    assert hello == {"type": "review", "status": "queued", "done": 0, "total": 0}
+    assert hello == {
+        "type": "review",
+        "status": "queued",
+        "done": 0,
+        "total": 0,
+        "ahead": 0,  # its place in the queue: next
+    }
 
     assert await sync_to_async(tasks.review_game.call)(game.pk) == "reviewed"
     heard = []
@@ -57,7 +63,9 @@ async def test_the_review_task_rings_each_progress_and_the_end(
         heard.append((message["status"], message["done"], message["total"]))
         if message["status"] == "done":
             break
-    progress = [(done, total) for status, done, total in heard[:-1]]
+    # claimed (its worker begins), then every tenth event, then made
+    assert heard[0] == ("running", 0, 0)
+    progress = [(done, total) for status, done, total in heard[1:-1]]
     assert {status for status, _, _ in heard[:-1]} == {"running"}
     assert progress == [(n, moves) for n in range(10, moves + 1, 10)] + (
         [(moves, moves)] if moves % 10 else []

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import jobs
@@ -23,7 +24,9 @@ class Command(BaseCommand):
             type=float,
             metavar="SECONDS",
             default=0,
-            help="Run forever, once every SECONDS (default: run once and exit).",
+            help="Run forever, once every SECONDS, and check for lost computer "
+            "turns every COMPUTER_CHECK_SECONDS between (default: run once and "
+            "exit).",
         )
 
     def handle(self, *args: Any, loop: float, **options: Any) -> None:
@@ -34,7 +37,15 @@ class Command(BaseCommand):
                 "let the server run the job (DEADLINE_LOOP_SECONDS)."
             )
         if loop > 0:
-            self.stdout.write(f"processing deadlines every {loop:g} s")
+            check = settings.COMPUTER_CHECK_SECONDS
+            self.stdout.write(
+                f"processing deadlines every {loop:g} s"
+                + (
+                    f", lost computer turns every {check:g} s"
+                    if 0 < check < loop
+                    else ""
+                )
+            )
             jobs.run_forever(loop)
             return
         report = jobs.process_deadlines()
