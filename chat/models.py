@@ -120,3 +120,91 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report of message {self.message_id} by {self.reporter_id}"
+
+
+MAX_DETAILS = 1000
+"""The longest account of a player report, in characters."""
+
+PLAYER_REPORTS_PER_DAY = 10
+"""The most player reports one account makes in 24 hours (a flood limit)."""
+
+
+class PlayerReport(models.Model):
+    """A player reported another player to the moderators (issue #33): for engine
+    help in a game the two played together, abuse, or something else. The
+    reported player is never told (``chat.services.player_report_create``)."""
+
+    class Reason(models.TextChoices):
+        ENGINE_HELP = "engine", _("Engine help in a game")
+        ABUSE = "abuse", _("Abuse or harassment")
+        OTHER = "other", _("Something else")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("reported by"),
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("reported player"),
+    )
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
+        help_text="A game the two played together, not imported; required for "
+        "engine help.",
+    )
+    details = models.CharField(
+        _("details"),
+        max_length=MAX_DETAILS,
+        blank=True,
+        help_text="Required for other.",
+    )
+    created_at = models.DateTimeField(_("reported on"))
+    handled = models.BooleanField(
+        _("handled"), default=False, help_text="A moderator has looked at it."
+    )
+
+    class Meta:
+        verbose_name = _("player report")
+        verbose_name_plural = _("player reports")
+        ordering = ["handled", "-created_at", "-pk"]
+        indexes = [
+            # The flood limit: one account's reports of the last day.
+            models.Index(fields=["reporter", "created_at"], name="player_report_by"),
+        ]
+        constraints = [
+            # Once for each reason and game (a null game is a value of its own).
+            models.UniqueConstraint(
+                fields=["reporter", "reported", "reason", "game"],
+                condition=Q(game__isnull=False),
+                name="player_report_once_in_game",
+            ),
+            models.UniqueConstraint(
+                fields=["reporter", "reported", "reason"],
+                condition=Q(game__isnull=True),
+                name="player_report_once",
+            ),
+            models.CheckConstraint(
+                condition=~Q(reporter=F("reported")), name="player_report_not_self"
+            ),
+            models.CheckConstraint(
+                condition=~Q(reason="engine") | Q(game__isnull=False),
+                name="player_report_engine_names_game",
+            ),
+            models.CheckConstraint(
+                condition=~Q(reason="other") | ~Q(details=""),
+                name="player_report_other_says_why",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"report of player {self.reported_id} by {self.reporter_id}"

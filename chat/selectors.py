@@ -14,18 +14,25 @@ The one place for the rules of docs/together.md "Talk in a game":
   (``accounts.selectors.blocked_ids``). A player may write while their chat is
   on, the game has started, and at least one other person could read them.
 - Nobody else — visitors, other players, the admins' pages aside — reads a word.
+
+Also the reads of a report of a player (``shared_games``, the games it may
+name, and the flood limit's count).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db.models import QuerySet
 
 from accounts import selectors as accounts_selectors
 from accounts.models import User
+from games import clock
 from games.models import Game, Seat
 
-from .models import GameChat, Message, Mute, Report
+from .models import GameChat, Message, Mute, PlayerReport, Report
 
 
 def people(*, game: Game, seats: Sequence[Seat] | None = None) -> list[User]:
@@ -179,3 +186,25 @@ def message_readers(*, message: Message) -> list[User]:
         if not author.muted and not author.blocked:
             readers.append(user)
     return readers
+
+
+# ------------------------------------------------------------ player reports
+
+
+def shared_games(*, user: User, other: User) -> QuerySet[Game]:
+    """The games ``user`` and ``other`` both joined, in progress or finished,
+    not imported, newest first: those a report of ``other`` by ``user`` may
+    name (docs/together.md, "Report a player")."""
+    joined = Seat.Invite.JOINED
+    return (
+        Game.objects.filter(seats__user=user, seats__invite_status=joined)
+        .filter(seats__user=other, seats__invite_status=joined)
+        .filter(status__in=[Game.Status.ACTIVE, Game.Status.FINISHED], imported=False)
+        .order_by("-created_at", "-pk")
+    )
+
+
+def player_reports_since(*, reporter: User, days: int = 1) -> int:
+    """How many players ``reporter`` reported in the last ``days`` days."""
+    since = clock.now() - timedelta(days=days)
+    return PlayerReport.objects.filter(reporter=reporter, created_at__gt=since).count()

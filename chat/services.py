@@ -1,7 +1,9 @@
 """Every write of the chat (issue #26): a message, a game's on/off, a mute, a
-report. Each checks what ``chat.selectors`` allows, in one transaction, and
-rings the pages of the game's people after the commit (``games.notifications``:
-their chat panels fetch themselves again)."""
+report of a message or of a player (issue #33). Each checks what
+``chat.selectors`` allows, in one transaction; a message and a chat switch
+ring the pages of the game's people after the commit (``games.notifications``:
+their chat panels fetch themselves again). A report rings nobody: the reported
+player is never told."""
 
 from __future__ import annotations
 
@@ -16,7 +18,16 @@ from games import clock, notifications
 from games.models import Game
 
 from . import phrases, selectors, signals
-from .models import MAX_LENGTH, GameChat, Message, Mute, Report
+from .models import (
+    MAX_DETAILS,
+    MAX_LENGTH,
+    PLAYER_REPORTS_PER_DAY,
+    GameChat,
+    Message,
+    Mute,
+    PlayerReport,
+    Report,
+)
 
 
 class ChatError(ValueError):
@@ -129,3 +140,88 @@ def report_create(*, message: Message, reporter: User) -> Report:
             return Report.objects.create(message=message, reporter=reporter)
     except IntegrityError:  # the same report, sent at the same moment
         raise AlreadyReported from None
+
+
+class AlreadyReportedPlayer(ChatError):
+    """``reporter`` reported this player for this reason (and game) before:
+    nothing changes."""
+
+    def __init__(self) -> None:
+        super().__init__(_("You already reported this player for this."))
+
+
+def player_report_check(*, reporter: User, reported: User) -> None:
+    """Raise ``ChatError`` unless ``reporter`` may report ``reported`` at all:
+    another person (a block, either way, does not stop a report)."""
+    if reporter.pk == reported.pk:
+        raise ChatError(_("You cannot report yourself."))
+    if reported.is_computer:
+        raise ChatError(_("A computer player cannot be reported."))
+    if not reported.is_active:
+        raise ChatError(_("There is no such player."))
+
+
+def player_report_create(
+    *,
+    reporter: User,
+    reported: User,
+    reason: str,
+    game: Game | None = None,
+    details: str = "",
+) -> PlayerReport:
+    """``reporter`` reports ``reported`` to the moderators (docs/together.md,
+    "Report a player"): for engine help in ``game`` (required), abuse, or
+    another reason (``details`` required); ``game``, when named, one the two
+    played together. Once for each reason and game (a second report raises
+    ``AlreadyReportedPlayer`` and changes nothing), at most
+    ``PLAYER_REPORTS_PER_DAY`` a day. ``reported`` is not told."""
+    player_report_check(reporter=reporter, reported=reported)
+    details = details.strip()
+    if reason not in PlayerReport.Reason.values:
+        raise ChatError(_("Choose a reason."))
+    if len(details) > MAX_DETAILS:
+        raise ChatError(
+            ngettext(
+                "Say it in at most %(count)d character.",
+                "Say it in at most %(count)d characters.",
+                MAX_DETAILS,
+            )
+            % {"count": MAX_DETAILS}
+        )
+    if reason == PlayerReport.Reason.ENGINE_HELP and game is None:
+        raise ChatError(_("Choose the game where you think they had engine help."))
+    if reason == PlayerReport.Reason.OTHER and not details:
+        raise ChatError(_("Say what happened."))
+    if (
+        game is not None
+        and not selectors.shared_games(user=reporter, other=reported)
+        .filter(pk=game.pk)
+        .exists()
+    ):
+        raise ChatError(_("That is not a game you played with this player."))
+    same = PlayerReport.objects.filter(
+        reporter=reporter, reported=reported, reason=reason, game=game
+    )
+    if same.exists():
+        raise AlreadyReportedPlayer
+    if selectors.player_reports_since(reporter=reporter) >= PLAYER_REPORTS_PER_DAY:
+        raise ChatError(
+            ngettext(
+                "You can send at most %(count)d report a day: try again tomorrow.",
+                "You can send at most %(count)d reports a day: try again tomorrow.",
+                PLAYER_REPORTS_PER_DAY,
+            )
+            % {"count": PLAYER_REPORTS_PER_DAY}
+        )
+    try:
+        with transaction.atomic():
+            return PlayerReport.objects.create(
+                reporter=reporter,
+                reported=reported,
+                reason=reason,
+                game=game,
+                details=details,
+                created_at=clock.now(),
+            )
+    except IntegrityError:  # the same report, sent at the same moment
+        raise AlreadyReportedPlayer from None
