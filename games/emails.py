@@ -105,11 +105,22 @@ def final_seats(game: Game) -> list[Seat]:
     return list(game.seats.select_related("user").order_by("rank", "number"))
 
 
+def review_path(game: Game) -> str:
+    """The replay's Review tab of finished ``game`` (docs/review.md)."""
+    return reverse("games:replay", kwargs={"pk": game.pk}) + "?tab=review"
+
+
 def send_finished(*, user: User, game: Game) -> None:
+    """The game is over: its final standings, its page and its review."""
     _send(
         user,
         "finished",
-        {"game": game, "seats": final_seats(game), "url": _game_url(game)},
+        {
+            "game": game,
+            "seats": final_seats(game),
+            "url": _game_url(game),
+            "review_url": _absolute(review_path(game)),
+        },
     )
 
 

@@ -6,19 +6,27 @@ module returns nothing for one."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.urls import reverse
 
 from games.engine.review import ACCURACY_SCALE, THRESHOLDS
 
 from . import review_queue
 from .families import family_for
 from .models import Game, GameReview
-from .selectors import engine_after
+from .selectors import engine_after, game_continued
 
-CHART_WIDTH = 600
-CHART_HEIGHT = 160
+CHART_WIDTH = 480
+CHART_HEIGHT = 230
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 14, 30, 50
+"""Margins around the chart's plot: the vertical axis's title above it and its
+ticks left, the positions and the horizontal axis's title below (SVG units;
+the chart is drawn at most this wide, so its text keeps its size on a phone)."""
+CHART_X_TICKS = 6
 KEY_MOMENTS = 3
 
 
@@ -53,8 +61,9 @@ class ReviewView:
     """While it waits: the reviews to be made before it (its place in the
     queue, ``games.review_queue``)."""
     seats: list[SeatSummary] = field(default_factory=list)
-    chart: list[dict[str, Any]] = field(default_factory=list)
-    """One polyline per seat: ``points`` (SVG), ``seat``."""
+    chart: dict[str, Any] | None = None
+    """The chart's geometry (``_chart``): a polyline per seat and the axes'
+    ticks."""
     moments: list[Moment] = field(default_factory=list)
     step: dict[str, Any] | None = None
     """The replay step's own decision: label, lost, best in words, the
@@ -73,22 +82,88 @@ class ReviewView:
         return self.status == GameReview.Status.DONE
 
 
-def _chart(timeline: Sequence[Sequence[float]], seats: int) -> list[dict[str, Any]]:
+def _nice_top(value: float) -> int:
+    """The chart's vertical reach: ``value`` rounded up to a round number of
+    points (a multiple of 10 up to 60, of 20 up to 100, then of 50), so the
+    ticks at half of it are whole numbers too."""
+    for step, limit in ((10, 60), (20, 100)):
+        if value <= limit:
+            return max(step, math.ceil(value / step) * step)
+    return math.ceil(value / 50) * 50
+
+
+def _signed(value: int) -> str:
+    """A tick's label: "+20", "0", "−20" (a true minus sign)."""
+    if value > 0:
+        return f"+{value}"
+    return f"\u2212{-value}" if value < 0 else "0"
+
+
+def _position_ticks(last: int) -> list[int]:
+    """A few replay positions along the horizontal axis, 1 to ``last``: the
+    first and the multiples of a round step (1, 2, 5, 10, 20, 25, 50…) giving at
+    most ``CHART_X_TICKS`` in all."""
+    steps = sorted({1, 2, 5, *(m * 10**k for k in range(1, 4) for m in (1, 2, 2.5, 5))})
+    step = next((int(s) for s in steps if last // s < CHART_X_TICKS), last)
+    ticks = [1, *range(step, last + 1, step)]
+    # The first position, unless the first round one sits right beside it.
+    if len(ticks) > 1 and ticks[1] - 1 < step / 2:
+        ticks.pop(0)
+    return sorted(set(ticks))
+
+
+def _chart(timeline: Sequence[Sequence[float]], seats: int) -> dict[str, Any] | None:
+    """The chart of each seat's expected final margin after each event (the
+    replay position just after it: 1 for the first), as SVG geometry
+    (``templates/games/_review.html``): a line per seat (``lines``: ``seat``,
+    ``points``), the vertical axis in expected final points (``y_ticks`` at
+    −top, −top/2, 0, +top/2, +top: ``value``, ``label``, ``y``), the horizontal
+    in positions (``x_ticks``: ``ply``, ``x``) and the plot's edges (``plot``);
+    None without a timeline."""
     if not timeline:
-        return []
-    top = max(10.0, *(abs(v) for point in timeline for v in point))
-    step = CHART_WIDTH / max(1, len(timeline) - 1)
-    middle = CHART_HEIGHT / 2
-    return [
-        {
-            "seat": seat,
-            "points": " ".join(
-                f"{i * step:.1f},{middle - point[seat] / top * (middle - 4):.1f}"
-                for i, point in enumerate(timeline)
-            ),
-        }
-        for seat in range(seats)
-    ]
+        return None
+    top = _nice_top(max(10.0, *(abs(v) for point in timeline for v in point)))
+    left, right = CHART_LEFT, CHART_WIDTH - CHART_RIGHT
+    upper, lower = CHART_TOP, CHART_HEIGHT - CHART_BOTTOM
+    last = len(timeline)
+
+    def x(ply: int) -> float:
+        if last == 1:
+            return (left + right) / 2
+        return left + (right - left) * (ply - 1) / (last - 1)
+
+    def y(value: float) -> float:
+        return upper + (lower - upper) * (top - value) / (2 * top)
+
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "plot": {
+            "left": left,
+            "right": right,
+            "top": upper,
+            "bottom": lower,
+            "middle_x": f"{(left + right) / 2:.1f}",
+        },
+        "top": top,
+        "lines": [
+            {
+                "seat": seat,
+                "points": " ".join(
+                    f"{x(i + 1):.1f},{y(point[seat]):.1f}"
+                    for i, point in enumerate(timeline)
+                ),
+            }
+            for seat in range(seats)
+        ],
+        "y_ticks": [
+            {"value": value, "label": _signed(value), "y": f"{y(value):.1f}"}
+            for value in (top, top // 2, 0, -top // 2, -top)
+        ],
+        "x_ticks": [
+            {"ply": ply, "x": f"{x(ply):.1f}"} for ply in _position_ticks(last)
+        ],
+    }
 
 
 def decision_words(game: Game, engine: Any, decision: Mapping[str, Any]) -> str:
@@ -103,7 +178,8 @@ def decision_words(game: Game, engine: Any, decision: Mapping[str, Any]) -> str:
 
 
 CHOICES_SHOWN = 3
-"""The decisions weighed that a step lists, best first (the task stores three)."""
+"""The decisions weighed that a step lists, best first (the task stores three);
+the one played comes after them when it is not among them."""
 
 
 def _choices(
@@ -115,19 +191,66 @@ def _choices(
     """The decisions weighed at ``decision`` (stored as ``[event, value]``,
     best first; ``engine`` the position before it) in words, each with its
     expected final points against the best (0 for the best, less for the
-    others) and whether it was the one played."""
+    others) and whether it was the one played. The one played is always
+    listed: when it is not among the first ``CHOICES_SHOWN``, it comes last,
+    worth the best's value less its loss (as in ``puzzle``)."""
     if not weighed:
         return []
     top = weighed[0][1]
+    played = decision["played"]
+    shown = [(event, value) for event, value in weighed[:CHOICES_SHOWN]]
+    if not any(event == played for event, _ in shown):
+        stored = (value for event, value in weighed if event == played)
+        shown.append((played, next(stored, top - decision["lost"])))
     return [
         {
             "words": decision_words(game, engine, event),
             "value": round(value - top, 2),
             "best": index == 0,
-            "played": event == decision["played"],
+            "played": event == played,
         }
-        for index, (event, value) in enumerate(weighed[:CHOICES_SHOWN])
+        for index, (event, value) in enumerate(shown)
     ]
+
+
+@dataclass(frozen=True)
+class PageReview:
+    """What a finished game's own page shows of its review (docs/review.md,
+    "On the site"): a link to the replay's Review tab beside the Replay link
+    and, in the final result table, each seat's accuracy."""
+
+    url: str
+    """The replay's Review tab."""
+    column: bool
+    """The final table has an Accuracy column: there is a review, made or
+    being made, and the viewer does not wait to look at it."""
+    accuracy: Mapping[int, float]
+    """Each seat's accuracy, by seat number, once the review is made (while
+    it is being made, the column shows "…")."""
+
+
+def page_review(*, game: Game, user: Any) -> PageReview | None:
+    """The review as the game page of finished ``game`` shows it to ``user``,
+    or None where its replay has no Review tab: a game in progress, an
+    imported record that continues one (``selectors.game_continued``) or one
+    nobody asked to review (but for its uploader, who may ask). A player who
+    waits to look (``review_hidden``) gets the link, no numbers."""
+    if game.status != Game.Status.FINISHED or game_continued(game=game) is not None:
+        return None
+    stored = GameReview.objects.filter(game=game).only("status", "data").first()
+    signed_in = bool(getattr(user, "is_authenticated", False))
+    if stored is None and not (
+        game.imported and signed_in and user.pk == game.creator_id
+    ):
+        return None
+    url = reverse("games:replay", kwargs={"pk": game.pk}) + "?tab=review"
+    waits = signed_in and bool(getattr(user, "review_hidden", False))
+    if stored is None or waits or stored.status == GameReview.Status.FAILED:
+        return PageReview(url=url, column=False, accuracy={})
+    accuracy: dict[int, float] = {}
+    if stored.status == GameReview.Status.DONE and isinstance(stored.data, dict):
+        accuracy = {s["seat"]: s["accuracy"] for s in stored.data.get("seats", [])}
+    return PageReview(url=url, column=True, accuracy=accuracy)
 
 
 RETRY_LABELS = ("mistake", "blunder")

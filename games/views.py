@@ -25,7 +25,7 @@ from accounts.selectors import presence
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
-from . import selectors, services
+from . import reviews, selectors, services
 from .families import family_for
 from .forms import GameCreateForm, PlayComputerForm, board_query
 from .forms import game_id as query_game_id
@@ -185,7 +185,15 @@ def _board_response(
     if view.over:
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}
         context["winners"] = _winners(list(view.seats))
-        context["results"] = final_results(context["seats"])
+        # Its review: a link beside Replay, each seat's accuracy in the table.
+        review = reviews.page_review(game=game, user=request.user)
+        context["page_review"] = review
+        # A board redrawn alone (the game ended while the page was open)
+        # brings the link beside Replay with it, out of band.
+        context["review_link_oob"] = wants_partial(request)
+        context["results"] = final_results(
+            context["seats"], review.accuracy if review is not None else None
+        )
         rematch = selectors.game_rematch_get(game=game)
         context["rematch"] = rematch
         context["rematch_invites_me"] = rematch is not None and rematch.invites(

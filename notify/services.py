@@ -157,11 +157,17 @@ def _safely(action: str, send: Callable[[], object]) -> bool:
 
 
 def push_payload(
-    user: User, game: Game, template: str, context: dict[str, Any]
+    user: User,
+    game: Game,
+    template: str,
+    context: dict[str, Any],
+    *,
+    path: str | None = None,
 ) -> dict[str, str]:
     """The message the service worker shows (``templates/notify/sw.js``): its
     title is the e-mail's subject, its text a line of its own, both in the
-    player's language and time zone; a click opens the game's page."""
+    player's language and time zone; a click opens ``path``, by default the
+    game's page."""
     with emails.for_recipient(user):
         context = {**context, "game": game, "user": user}
         title = emails.render_subject(user, template, context)
@@ -169,22 +175,29 @@ def push_payload(
     return {
         "title": title,
         "body": " ".join(body.split()),
-        "url": emails.game_path(game),
+        "url": path or emails.game_path(game),
         "tag": f"game-{game.pk}",
         "kind": template,
     }
 
 
 def push_to_user(
-    user: User, game: Game, template: str, context: dict[str, Any], *, ttl: int
+    user: User,
+    game: Game,
+    template: str,
+    context: dict[str, Any],
+    *,
+    ttl: int,
+    path: str | None = None,
 ) -> int:
     """Push to each of ``user``'s browsers (none while they have the game's page
-    open); how many push services took it. Each send is on its own: one that
-    fails, however, is logged and the next browser still hears."""
+    open), opening ``path`` (by default the game's page); how many push
+    services took it. Each send is on its own: one that fails, however, is
+    logged and the next browser still hears."""
     subscriptions = list(PushSubscription.objects.filter(user=user))
     if not subscriptions or presence.watching(user_id=user.pk, game_id=game.pk):
         return 0
-    payload = push_payload(user, game, template, context)
+    payload = push_payload(user, game, template, context, path=path)
     taken = 0
     for subscription in subscriptions:
         try:
@@ -243,6 +256,7 @@ def _notify(
     context: dict[str, Any] | None = None,
     *,
     ttl: int = 86400,
+    path: str | None = None,
 ) -> Sent:
     by_email, by_push = channels(user, kind, game)
     sent = Sent()
@@ -250,7 +264,9 @@ def _notify(
         sent.emails += 1
     if by_push:
         try:
-            sent.pushes += push_to_user(user, game, kind, context or {}, ttl=ttl)
+            sent.pushes += push_to_user(
+                user, game, kind, context or {}, ttl=ttl, path=path
+            )
         except Exception:
             logger.exception("could not push the %s notification", kind)
     return sent
@@ -311,6 +327,7 @@ def notify_finished(*, user: User, game: Game) -> Sent:
         "finished",
         lambda: emails.send_finished(user=user, game=game),
         {"seats": seats, "mine": mine},
+        path=emails.review_path(game),  # its review, where a click leads
     )
 
 

@@ -7,6 +7,7 @@ to the same through its socket (the server's answer: tests/games/test_final_move
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -133,6 +134,14 @@ def _sees_the_end(page: Page, final, names: list[str]) -> None:
         ]
         expect(_statistic(page, label)).to_have_text([str(p) for p in points])
     expect(_statistic(page, "Score")).to_have_text([str(s) for s in outcome.scores])
+    # its review, on its way (issue #34): a link beside Replay to the Review
+    # tab, and each player's accuracy to come
+    expect(page.get_by_role("link", name="Review", exact=True)).to_have_attribute(
+        "href", re.compile(r"^/games/\d+/replay/\?tab=review$")
+    )
+    accuracy = page.locator("#board table.final-results td.accuracy")
+    expect(accuracy).to_have_count(len(names))
+    expect(accuracy.first).to_contain_text("…")
     assert page.evaluate("window.__notReloaded") is True
 
 

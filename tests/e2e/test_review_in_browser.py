@@ -127,9 +127,10 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     )
     choices = page.locator(".review-choices li")
     expect(choices.first).to_have_attribute("data-value", "0.0")
-    expect(choices).to_have_count(
-        min(3, len(data["alternatives"][str(costly["event"])]))
-    )
+    # the three best weighed, and the one played after them if it is not one
+    weighed = [event for event, _ in data["alternatives"][str(costly["event"])][:3]]
+    expect(choices).to_have_count(len(weighed) + (costly["played"] not in weighed))
+    expect(page.locator(".review-choices li[data-played]")).to_have_count(1)
     outline = page.locator('[data-best="source"]').evaluate(
         "e => getComputedStyle(e).outlineStyle"
     )
@@ -271,6 +272,8 @@ def test_an_open_replay_fills_its_review_in_as_it_is_made(
     panel = page.locator("#review-panel")
     expect(panel).to_contain_text("The review of this game is waiting for its turn.")
     expect(panel).to_have_attribute("data-socket", f"/ws/games/{game.pk}/review/")
+    # the page fills itself in: it does not ask the player to reload it
+    assert "Reload" not in panel.inner_text()
     page.evaluate(SEEN)
     page.evaluate("window.__notReloaded = true")
     page.wait_for_timeout(500)  # the socket connects

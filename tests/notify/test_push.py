@@ -222,7 +222,7 @@ def test_invitation_start_and_end_come_as_each_player_chose(
     ]
     payload = binh_browser.decrypt(message)
     assert payload["title"] == f"Azul game {game.pk} is over"
-    assert payload["url"] == f"/games/{game.pk}/"
+    assert payload["url"] == f"/games/{game.pk}/replay/?tab=review"  # its review
     assert "You finished 1 of 3" in payload["body"]
 
 
