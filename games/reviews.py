@@ -412,6 +412,7 @@ def review_view(
                 "played": decision_words(game, engine, ahead["played"]),
                 "label": ahead["label"],
                 "lost": ahead["lost"],
+                "spread": _shown_spread(ahead),
                 "after_ply": ply + 1,
                 "choices": _choices(
                     game, engine, ahead, weighed.get(str(ahead["event"]), [])
@@ -425,6 +426,7 @@ def review_view(
         view.step = {
             "label": here["label"],
             "lost": here["lost"],
+            "spread": _shown_spread(here),
             "best": decision_words(game, engine, here["best"]) if other else "",
             "before_ply": here["event"] if other else None,
             "choices": _choices(
@@ -432,6 +434,18 @@ def review_view(
             ),
         }
     return view
+
+
+SPREAD_SHOWN = 0.05
+"""A loss's uncertainty is shown beside it ("6.0 ± 2.0") from this many points
+(rounded to one decimal, a smaller one reads ± 0.0)."""
+
+
+def _shown_spread(decision: Mapping[str, Any]) -> float | None:
+    """The uncertainty of a stored decision's loss, when there is one to show
+    (reviews made before it was stored have none)."""
+    spread = decision.get("spread")
+    return float(spread) if spread is not None and spread >= SPREAD_SHOWN else None
 
 
 def _weighed_decision(data: Mapping[str, Any], event: int) -> Mapping[str, Any] | None:

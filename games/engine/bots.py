@@ -60,7 +60,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Generic, TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar, cast
 
 from . import value as model
 from .classic import FLOOR, FLOOR_PENALTIES, Board, ClassicGame, Take, wall_points
@@ -208,9 +209,10 @@ class _Rules(Generic[G, M]):
     beam = 8
 
 
-def _lead(values: Sequence[float], seat: int) -> float:
+def _lead(values: Sequence[float], seat: int, own_share: float = OWN_SHARE) -> float:
     """How far ``seat`` is ahead of the others, plus a share of its own value (so
-    that, winning anyway, it still plays for points).
+    that, winning anyway, it still plays for points; none for a review, which
+    weighs the margin alone).
 
     With 3-4 players "the others" blends the best of them with their mean: the
     paranoid bound alone makes a bot that only spoils.
@@ -219,7 +221,7 @@ def _lead(values: Sequence[float], seat: int) -> float:
     best_other = max(others)
     if len(others) > 1:
         best_other = 0.5 * best_other + 0.5 * sum(others) / len(others)
-    return values[seat] - best_other + OWN_SHARE * values[seat]
+    return values[seat] - best_other + own_share * values[seat]
 
 
 def _settle(game: G, rules: _Rules[G, M], rng: random.Random) -> G:
@@ -263,6 +265,90 @@ def _greedy(
     return _pick(moves, best)
 
 
+class _Searcher(Generic[G, M]):
+    """The strong level's alpha-beta within the round (module docstring), for
+    ``seat``, on at most ``budget`` nodes: shared by the strong level's choice
+    (:func:`_search`) and the review's weighing (:func:`weigh`)."""
+
+    def __init__(
+        self,
+        rules: _Rules[G, M],
+        seat: int,
+        rng: random.Random,
+        budget: int,
+        own_share: float = OWN_SHARE,
+    ) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.rng = rng
+        self.budget = budget
+        self.own_share = own_share
+        self.nodes = 0
+        self.depth = 1
+        self.beam = rules.beam
+        self.cut = False
+        """The last iteration stopped somewhere at its depth, not at the round's end."""
+        self.narrowed = False
+        """The last iteration left out moves beyond the beam."""
+
+    def lead(self, node: G) -> float:
+        return _lead(self.rules.values(node), self.seat, self.own_share)
+
+    def start_iteration(self) -> None:
+        self.cut = False
+        self.narrowed = False
+
+    def value(self, node: G, depth: int, alpha: float, beta: float) -> float:
+        """``node``'s value, searched ``depth`` decisions deep (raises
+        ``_OutOfNodes`` when the budget is spent)."""
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _OutOfNodes
+        rules, seat = self.rules, self.seat
+        if node.is_over() or rules.round_over(node):
+            return self.lead(node)
+        if depth == 0:
+            self.cut = True
+            return self.lead(node)
+        mover = node.to_move()
+        if mover == seat or node.players == 2:
+            width = self.beam
+        else:  # the others: their likeliest, more as the beam widens
+            width = OTHER_BEAM + (self.beam - rules.beam) // 2
+        ranked = rules.candidates(node, rules.legal_moves(node))
+        if len(ranked) > width:
+            self.narrowed = True
+        options = ranked[:width]
+        if mover == seat:
+            value = float("-inf")
+            for move in options:
+                child = _child(node, move, rules, self.rng)
+                value = max(value, self.value(child, depth - 1, alpha, beta))
+                if value >= beta:
+                    return value
+                alpha = max(alpha, value)
+            return value
+        value = float("inf")
+        for move in options:
+            child = _child(node, move, rules, self.rng)
+            value = min(value, self.value(child, depth - 1, alpha, beta))
+            if value <= alpha:
+                return value
+            beta = min(beta, value)
+        return value
+
+    def deeper(self, widen: bool) -> bool:
+        """After a completed iteration: whether another one can see more (and
+        set it up: a wider beam, or one decision deeper)."""
+        if not self.cut:
+            if widen and self.narrowed:
+                self.beam += WIDEN_STEP
+                return True  # the round's end reached: look at more moves
+            return False  # the whole rest of the round was searched
+        self.depth += 1
+        return True
+
+
 def _search(
     game: G,
     moves: Sequence[M],
@@ -278,64 +364,21 @@ def _search(
     With ``widen``, once an iteration has searched to the round's end it starts
     again with a wider beam, until the budget is spent or nothing was left out.
     """
-    state = {"nodes": 0, "cut": False, "narrowed": False}
-    beam = rules.beam
+    search = _Searcher(rules, seat, rng, budget)
     root_moves = rules.candidates(game, moves)
     children = [_child(game, move, rules, rng) for move in root_moves]
-    state["nodes"] = len(children)
+    search.nodes = len(children)
     # Depth 1: order the root by the static value of each child.
-    scores = [_lead(rules.values(child), seat) for child in children]
+    scores = [search.lead(child) for child in children]
     order = sorted(range(len(root_moves)), key=lambda i: -scores[i])
     best = root_moves[order[0]]
-
-    def alphabeta(node: G, depth: int, alpha: float, beta: float) -> float:
-        state["nodes"] = int(state["nodes"]) + 1
-        if state["nodes"] > budget:
-            raise _OutOfNodes
-        if node.is_over() or rules.round_over(node):
-            return _lead(rules.values(node), seat)
-        if depth == 0:
-            state["cut"] = True
-            return _lead(rules.values(node), seat)
-        mover = node.to_move()
-        if mover == seat or node.players == 2:
-            width = beam
-        else:  # the others: their likeliest, more as the beam widens
-            width = OTHER_BEAM + (beam - rules.beam) // 2
-        ranked = rules.candidates(node, rules.legal_moves(node))
-        if len(ranked) > width:
-            state["narrowed"] = True
-        options = ranked[:width]
-        if mover == seat:
-            value = float("-inf")
-            for move in options:
-                value = max(
-                    value,
-                    alphabeta(_child(node, move, rules, rng), depth - 1, alpha, beta),
-                )
-                if value >= beta:
-                    return value
-                alpha = max(alpha, value)
-            return value
-        value = float("inf")
-        for move in options:
-            value = min(
-                value, alphabeta(_child(node, move, rules, rng), depth - 1, alpha, beta)
-            )
-            if value <= alpha:
-                return value
-            beta = min(beta, value)
-        return value
-
-    depth = 1
     while True:
-        state["cut"] = False
-        state["narrowed"] = False
+        search.start_iteration()
         try:
             alpha = float("-inf")
             results: dict[int, float] = {}
             for i in order:
-                value = alphabeta(children[i], depth, alpha, float("inf"))
+                value = search.value(children[i], search.depth, alpha, float("inf"))
                 results[i] = value
                 alpha = max(alpha, value)
         except _OutOfNodes:
@@ -343,13 +386,76 @@ def _search(
         # Completed: best first, the rest by this iteration's (bounded) values.
         order = sorted(order, key=lambda i: -results[i])
         best = root_moves[order[0]]
-        if not state["cut"]:
-            if widen and state["narrowed"]:
-                beam += WIDEN_STEP
-                continue  # the round's end reached: look at more moves
-            break  # the whole rest of the round was searched
-        depth += 1
+        if not search.deeper(widen):
+            break
     return _pick(moves, best)
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """A decision as the review weighs it (:func:`weigh`)."""
+
+    decision: Decision
+    value: float
+    """The mover's margin at the round's end (or the game's) after it, as the
+    searched line of play gives it: minimax within the round, the learned
+    value beyond (no share of its own points: a margin)."""
+    earlier: float
+    """The same, two completed search iterations earlier (one decision less
+    deep on both sides, or less wide): how far the verdict moved when the
+    search looked further; ``value`` itself when the whole rest of the round
+    was searched."""
+
+
+def weigh(
+    game: Game, decisions: Sequence[Decision], *, nodes: int, seed: int = 0
+) -> list[Weighed]:
+    """Each of ``decisions`` (legal decisions of the seat to move) weighed by
+    the strong level's search, each from its own position with a full window
+    (exact values, where the strong level's root search only bounds the moves
+    it does not choose), on ``nodes`` nodes each: the review's judge
+    (``review.py``), deeper than the choice it weighs when ``nodes`` is more
+    than the strong level spends on one of its root moves. Summer Pavilion's
+    refills inside the round are drawn with ``seed``, the same for every
+    decision (common random numbers)."""
+    seat = game.to_move()
+    if seat is None:
+        raise ValueError("no decision is awaited")
+    if isinstance(game, ClassicGame):
+        classic = _ClassicRules()
+        return [
+            _weigh_one(game, cast(ClassicMove, d), classic, seat, nodes, seed)
+            for d in decisions
+        ]
+    if isinstance(game, PavilionGame):
+        pavilion = _PavilionRules()
+        return [
+            _weigh_one(game, cast(PavilionMove, d), pavilion, seat, nodes, seed)
+            for d in decisions
+        ]
+    raise TypeError("not a game this module knows")
+
+
+def _weigh_one(
+    game: G, decision: M, rules: _Rules[G, M], seat: int, nodes: int, seed: int
+) -> Weighed:
+    rng = random.Random(seed)
+    child = _child(game, decision, rules, rng)
+    search = _Searcher(rules, seat, rng, nodes, own_share=0.0)
+    values = [search.lead(child)]  # each completed iteration's, from depth 0
+    while True:
+        search.start_iteration()
+        try:
+            found = search.value(child, search.depth, float("-inf"), float("inf"))
+        except _OutOfNodes:
+            break
+        values.append(found)
+        if not search.deeper(widen=True):
+            # the whole rest of the round searched: exact (on the learned value)
+            return Weighed(decision, found, found)
+    # Two iterations back: one decision less deep on both sides, as a search
+    # one decision deeper favours whoever moves last.
+    return Weighed(decision, values[-1], values[max(0, len(values) - 3)])
 
 
 # ---------------------------------------------------------------- classic

@@ -4,16 +4,18 @@ accuracy, from the evaluator (``evaluate.py``).
 
 - **Decisions.** At each decision the one played and the strong level's most
   promising others (``bots.candidates``, ``CANDIDATES`` of them) are each
-  played on a copy and evaluated with the same random draws (common random
-  numbers: their differences are far less noisy than their values). The best
-  of them is then weighed against the played one again on fresh draws (the
-  largest of several noisy values is too large: that excess is not the
-  player's loss). A decision's *loss* is the best one's expected margin minus
-  the played one's (0 when the played one is best), in expected final
-  points; its label, by
-  ``THRESHOLDS``: a blunder from 10 points, a mistake from 5, an inaccuracy
-  from 2. A forced decision (the only legal one) is not weighed and never
-  labelled.
+  weighed by the strong level's search from the position after it to the
+  round's end, on the margin alone, with a full window (``bots.weigh``), the
+  budget shared between them: a judge that looks deeper at each decision
+  than the strong level did when it chose (issue #34: greedy playouts, the
+  first judge, charged searched play with their own shallowness). A
+  decision's *loss* is the best one's value minus the played one's, in
+  expected final points; its *spread*, how far that moved in the search's
+  last two completed iterations of one parity (0 when the rest of the round
+  was searched whole). Its label, by ``THRESHOLDS`` on the loss less its
+  spread: a blunder from 10 points, a mistake from 5, an inaccuracy from 2.
+  A forced decision (the only legal one) is not weighed and never labelled.
+  The margins after it (the timeline) come from the evaluator.
 - **Chance.** Each deal and supply draw: its *luck* for each seat is the
   seat's expected margin after the draw minus before it (before, the
   evaluator averages over every draw the public counts allow; so over many
@@ -24,9 +26,10 @@ accuracy, from the evaluator (``evaluate.py``).
   37 for a decision that threw away 5 points.
 
 Only a finished game is reviewed (:func:`review` refuses any other). The
-budget is ``seconds`` of playouts per decision, counted as playouts
-(``PLAYOUTS_PER_SECOND`` of the family, fewer with more players, as the bots
-count nodes), never the clock: the same record, ``seconds`` and ``seed`` give
+budget is ``seconds`` per decision, counted as search nodes as the strong level
+counts them (:func:`judge_nodes`), and as the evaluator's playouts for the
+draws and the timeline (``PLAYOUTS_PER_SECOND`` of the family, fewer with more
+players), never the clock: the same record, ``seconds`` and ``seed`` give
 the same review on any machine.
 """
 
@@ -37,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .bots import Decision, candidates
+from .bots import NODES_PER_SECOND, Decision, candidates, weigh
 from .common import Game
 from .evaluate import evaluate
 from .record import new_game
@@ -53,6 +56,10 @@ PLAYOUTS_PER_SECOND = {CLASSIC_FAMILY.name: 5000, PAVILION_FAMILY.name: 1400}
 players, by family (measured over a game's positions: 0.18 ms and 0.67 ms a
 playout to the round's end)."""
 MIN_SAMPLES = 8
+MIN_NODES = 200
+TIMELINE_SHARE = 8
+"""The evaluator's playouts after each decision (the chart's line) cost this
+fraction of what the budget would buy in playouts."""
 DEFAULT_SECONDS = 1.0
 
 
@@ -70,6 +77,9 @@ class DecisionReview:
     forced: bool
     alternatives: tuple[tuple[dict[str, Any], float], ...]
     """The decisions weighed and the mover's expected margin after each, best first."""
+    spread: float
+    """How sure the loss is, in the same points: a label needs the loss less
+    this to clear its threshold."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,7 @@ class Review:
                     "played": d.played,
                     "best": d.best,
                     "lost": round(d.lost, 2),
+                    "spread": round(d.spread, 2),
                     "label": d.label,
                     "forced": d.forced,
                 }
@@ -134,9 +145,12 @@ class Review:
         }
 
 
-def label(lost: float) -> str:
-    """The label of a decision that gave away ``lost`` expected points."""
-    return next((name for name, limit in THRESHOLDS if lost >= limit), "")
+def label(lost: float, spread: float = 0.0) -> str:
+    """The label of a decision that gave away ``lost`` expected points, give
+    or take ``spread``: only a loss that clears a threshold even at its
+    smallest is labelled."""
+    sure = lost - spread
+    return next((name for name, limit in THRESHOLDS if sure >= limit), "")
 
 
 def playouts(game: Game, seconds: float) -> int:
@@ -149,41 +163,49 @@ def playouts(game: Game, seconds: float) -> int:
 @dataclass(frozen=True)
 class _Weighed:
     lost: float
+    spread: float
     valued: tuple[tuple[dict[str, Any], float], ...]
     after: tuple[float, ...]
     """Every seat's expected margin after the played decision."""
 
 
-def _weigh(game: Game, played: Decision, budget: int, seed: int) -> _Weighed:
-    """The played decision against the likeliest others. Half the budget
-    screens them all on the same draws; the other half weighs the best of them
-    against the played one again, on fresh draws, so that the best's luck in
-    the screening (the largest of several noisy values is too large) does not
-    count as the player's loss."""
+def judge_nodes(game: Game, seconds: float) -> int:
+    """Search nodes ``seconds`` buy for ``game``'s family and player count, as
+    the strong level counts them (``bots.NODES_PER_SECOND``)."""
+    family = find_variant(game.variant).family.name
+    rate = NODES_PER_SECOND[family] * (2 / game.players) ** 1.5
+    return max(MIN_NODES, int(seconds * rate))
+
+
+def _weigh(game: Game, played: Decision, seconds: float, seed: int) -> _Weighed:
+    """The played decision against the strong level's likeliest others, each
+    weighed by the strong level's search from its own position to the round's
+    end (``bots.weigh``: exact values on a full window, where the choice only
+    bounded what it did not play), sharing the budget. The loss is the best's
+    value minus the played one's; its spread, how far that moved in the
+    search's last completed iteration (0 when the whole rest of the round was
+    searched)."""
     seat = game.to_move()
     assert seat is not None
     choices = candidates(game, CANDIDATES)
     if played not in choices:
         choices.append(played)
-
-    def value(choice: Decision, samples: int, draws: int) -> tuple[float, ...]:
-        child = game.copy()
-        child.push(choice)
-        return evaluate(child, samples=samples, seed=draws).margins
-
-    screening = max(MIN_SAMPLES, budget // (2 * len(choices)))
-    screened = {choice: value(choice, screening, seed) for choice in choices}
-    valued = sorted(choices, key=lambda c: -screened[c][seat])
-    best = valued[0]
-    if best == played:
-        lost, after = 0.0, screened[played]
-    else:
-        final = max(MIN_SAMPLES, budget // 4)
-        after = value(played, final, seed + 1)
-        lost = max(0.0, value(best, final, seed + 1)[seat] - after[seat])
+    nodes = max(MIN_NODES, judge_nodes(game, seconds) // len(choices))
+    weighed = sorted(
+        weigh(game, choices, nodes=nodes, seed=seed), key=lambda w: -w.value
+    )
+    best = weighed[0]
+    mine = next(w for w in weighed if w.decision == played)
+    lost = best.value - mine.value
+    spread = abs(lost - (best.earlier - mine.earlier))
+    child = game.copy()
+    child.push(played)
+    samples = max(MIN_SAMPLES, playouts(game, seconds) // TIMELINE_SHARE)
+    after = evaluate(child, samples=samples, seed=seed).margins
     return _Weighed(
         lost=lost,
-        valued=tuple((c.to_event(), screened[c][seat]) for c in valued),
+        spread=spread,
+        valued=tuple((w.decision.to_event(), w.value) for w in weighed),
         after=after,
     )
 
@@ -240,19 +262,20 @@ def review(
             played = next(m for m in moves if m.to_event() == wanted)
             if len(moves) == 1:  # forced: nothing to weigh, the value holds
                 decision = DecisionReview(
-                    index, seat, wanted, wanted, 0.0, "", True, ()
+                    index, seat, wanted, wanted, 0.0, "", True, (), 0.0
                 )
             else:
-                weighed = _weigh(game, played, budget, seed + index)
+                weighed = _weigh(game, played, seconds, seed + index)
                 decision = DecisionReview(
                     index,
                     seat,
                     wanted,
                     weighed.valued[0][0],
                     weighed.lost,
-                    label(weighed.lost),
+                    label(weighed.lost, weighed.spread),
                     False,
                     weighed.valued,
+                    weighed.spread,
                 )
                 current = weighed.after
             decisions.append(decision)

@@ -14,12 +14,13 @@ from games.engine import bots
 from games.engine.__main__ import main
 from games.engine.evaluate import evaluate
 from games.engine.record import default_names, dumps, export, new_game
-from games.engine.review import label, luck, review
+from games.engine.review import THRESHOLDS, label, luck, review
 
 
 def _medium_game(variant: str, seed: int, plant_at_round: int | None = None):
     """A game of two medium computers; with ``plant_at_round``, the first
-    decision of that round is instead the worst one by a quick evaluation.
+    decision from that round on whose worst choice is 20 points worse than its
+    best, by a deep search of each, is that worst choice.
     Returns the game and the planted event's index (or None)."""
     rng = random.Random(seed)
     game = new_game(variant, 2)
@@ -29,17 +30,14 @@ def _medium_game(variant: str, seed: int, plant_at_round: int | None = None):
             game.chance(rng)
             continue
         moves = game.legal_moves()
-        if planted is None and game.round == plant_at_round and len(moves) > 1:
-            seat = game.to_move()
-
-            def worth(move, seat=seat):
-                child = game.copy()
-                child.push(move)
-                return evaluate(child, samples=16, seed=5).margins[seat]
-
-            planted = len(game.events())
-            game.push(min(moves, key=worth))
-            continue
+        if planted is None and plant_at_round and game.round >= plant_at_round:
+            # the worst decision by a deep search of each (the review's
+            # judge), where it is far worse than the best
+            weighed = sorted(bots.weigh(game, moves, nodes=1000), key=lambda w: w.value)
+            if len(weighed) > 1 and weighed[-1].value - weighed[0].value >= 20:
+                planted = len(game.events())
+                game.push(weighed[0].decision)
+                continue
         game.push(bots.choose(game, "medium", seed=rng.randrange(10**6)))
     return game, planted
 
@@ -141,7 +139,16 @@ def test_the_command_line_prints_the_review_and_refuses_an_unfinished_record(
     printed = json.loads(capsys.readouterr().out)
     assert len(printed["decisions"]) + len(printed["chances"]) == len(record["events"])
     first = printed["decisions"][0]
-    assert set(first) == {"event", "seat", "played", "best", "lost", "label", "forced"}
+    assert set(first) == {
+        "event",
+        "seat",
+        "played",
+        "best",
+        "lost",
+        "spread",
+        "label",
+        "forced",
+    }
     assert {c["kind"] for c in printed["chances"]} <= {"deal", "supply"}
     assert [s["seat"] for s in printed["seats"]] == [0, 1]
     assert {"lost", "luck", "accuracy", "blunder", "mistake", "inaccuracy"} <= set(
@@ -151,3 +158,25 @@ def test_the_command_line_prints_the_review_and_refuses_an_unfinished_record(
     path.write_text(dumps(record))
     assert main(["review", str(path)]) == 1
     assert "the record ends before the game is over" in capsys.readouterr().err
+
+
+def test_a_label_needs_the_loss_to_clear_its_threshold_with_its_spread():
+    assert label(11.0, 0.5) == "blunder"
+    assert label(11.0, 2.0) == "mistake"  # a blunder only at its best
+    assert label(3.0, 1.5) == ""  # maybe 1.5: not surely an inaccuracy
+    game, _ = _medium_game("classic", 2)
+    done = _review(game, seconds=0.2)
+    weighed = [d for d in done.decisions if not d.forced]
+    for decision in weighed:
+        if decision.label:
+            limit = dict(THRESHOLDS)[decision.label]
+            assert decision.lost - decision.spread >= limit
+    unsure = [d for d in weighed if d.lost >= 2 and d.lost - d.spread < 2]
+    assert unsure and all(d.label == "" for d in unsure)
+    # the decision played is always among those weighed, at its own value
+    for decision in weighed:
+        values = dict(
+            (json.dumps(e, sort_keys=True), v) for e, v in decision.alternatives
+        )
+        played = values[json.dumps(decision.played, sort_keys=True)]
+        assert decision.alternatives[0][1] - played == pytest.approx(decision.lost)

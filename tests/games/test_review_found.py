@@ -397,3 +397,28 @@ def test_only_a_page_without_javascript_is_told_to_reload(
     # every "Reload" is inside a <noscript>
     panel = page.split('id="review-panel"', 1)[1].split("</section>", 1)[0]
     assert "Reload" not in re.sub(r"<noscript>.*?</noscript>", "", panel)
+
+
+def test_a_loss_is_shown_with_its_uncertainty(players):
+    """A decision's loss reads "6.2 ± 1.8" where the review is unsure of it
+    (issue #34 item 2), on its step and where its best decision is drawn; a
+    review stored without one shows the loss alone."""
+    game = _imported(players[0], "classic", 5)
+    index, played, best = _find(game, Take, lambda m, p: m.source != p.source)
+    _plant(game, [{**_decision(index, played, best, lost=6.24), "spread": 1.81}])
+    step = _replay(Client(), game, ply=index + 1)
+    assert "expected points lost: 6.2 ± 1.8." in step
+    assert 'data-lost="6.24" data-spread="1.81"' in step
+    drawn = _replay(Client(), game, ply=index, best="")
+    assert "(expected points lost: 6.2 ± 1.8)." in drawn
+    vietnamese = Client().get(
+        reverse("games:replay", args=[game.pk]),
+        {"ply": index + 1},
+        HTTP_ACCEPT_LANGUAGE="vi",
+    )
+    assert "điểm dự kiến bị mất: 6,2 ± 1,8." in vietnamese.content.decode()
+
+    GameReview.objects.filter(game=game).delete()
+    _plant(game, [_decision(index, played, best, lost=6.24)])
+    step = _replay(Client(), game, ply=index + 1)
+    assert "expected points lost: 6.2." in step and "±" not in step

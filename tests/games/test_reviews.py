@@ -73,7 +73,10 @@ def test_a_decision_step_shows_its_label_and_the_best_decision(resigned):
     )
     step = page.split('<p class="review-step"', 1)[1].split("</p>", 1)[0]
     assert f'data-label="{costly["label"]}"' in step
-    assert f"expected points lost: {costly['lost']:.1f}." in step
+    lost = f"{costly['lost']:.1f}"
+    if costly["spread"] >= 0.05:  # the loss shown with how sure it is
+        lost += f" ± {costly['spread']:.1f}"
+    assert f"expected points lost: {lost}." in step
     assert "Best: " in step
 
 
