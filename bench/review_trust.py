@@ -12,6 +12,10 @@ game's seats alternate who starts):
 - ``deep``: strong at ``--deep`` times its default budget against strong at
   the default. Target: the deeper side rated more accurate in at least 80 %.
 
+And in every pairing, the story the review tells of each seat (its margin
+expected at the start, plus luck, less its losses, plus the others') against
+its actual margin: the mean gap, at most 5 points at two players.
+
 Each game is reviewed at ``--seconds`` a decision (the site's
 ``REVIEW_SECONDS``). Prints one line per game, then the figures per pairing.
 Run the families in parallel on two cores with ``--family``. Usage:
@@ -79,6 +83,7 @@ def main() -> int:
             blunders = 0
             agree = weighed = 0
             wins = 0
+            gaps: list[float] = []
             for number in range(args.games):
                 seed = 1000 * PAIRINGS.index(pairing) + number + 1
                 other = {
@@ -106,8 +111,10 @@ def main() -> int:
                     f"{game.scores[0]:>3}-{game.scores[1]:<3} "
                     f"accuracy {accuracy[0]:5.1f} / {accuracy[1]:5.1f}  "
                     f"lost {done.seats[0].lost:5.1f} / {done.seats[1].lost:5.1f}  "
+                    f"story gap {done.seats[0].gap:+5.1f} / {done.seats[1].gap:+5.1f}  "
                     f"CPU {spent:5.1f} s"
                 )
+                gaps += [abs(s.gap) for s in done.seats if s.gap is not None]
                 if pairing == "self":
                     losses += [d.lost for d in decisions]
                     blunders += sum(d.label == "blunder" for d in decisions)
@@ -120,6 +127,11 @@ def main() -> int:
                 else:
                     wins += accuracy[better] > accuracy[1 - better]
                 print(line, flush=True)
+            print(
+                f"== {variant} {pairing}: the story's mean gap "
+                f"{sum(gaps) / max(1, len(gaps)):.1f} points (target <= 5)",
+                flush=True,
+            )
             if pairing == "self":
                 mean = sum(losses) / max(1, len(losses))
                 print(

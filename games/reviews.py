@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
+from django.utils.formats import number_format
 
 from games.engine.review import ACCURACY_SCALE, THRESHOLDS
 
@@ -38,6 +39,38 @@ class SeatSummary:
     lost: float
     luck: float
     labels: Mapping[str, int]
+    story: Mapping[str, str] | None = None
+    """The review's story of the seat's game, in signed figures of the
+    reader's language (:func:`_story`): ``start``, ``luck``, ``lost``,
+    ``others``, ``expected``, ``actual``, ``gap``; None for a review stored
+    before it had one, or a game not played to its end."""
+
+
+def _signed_points(value: float) -> str:
+    """``value`` to one decimal in the reader's language, with its sign (a
+    true minus sign, as the chart's ticks)."""
+    shown = number_format(abs(value), 1)
+    if shown == number_format(0, 1):
+        return shown
+    return ("+" if value > 0 else "\u2212") + shown
+
+
+def _story(stored: Mapping[str, Any]) -> dict[str, str] | None:
+    """A seat's story (``games.engine.review.SeatReview``: the margin expected
+    at the start, plus its luck, less its own losses, plus the others', beside
+    its actual margin), or None."""
+    if stored.get("actual") is None or "start" not in stored:
+        return None
+    expected = stored["start"] + stored["luck"] - stored["lost"] + stored["others"]
+    return {
+        "start": _signed_points(stored["start"]),
+        "luck": _signed_points(stored["luck"]),
+        "lost": _signed_points(-stored["lost"]),
+        "others": _signed_points(stored["others"]),
+        "expected": _signed_points(expected),
+        "actual": _signed_points(stored["actual"]),
+        "gap": number_format(abs(stored["actual"] - expected), 1),
+    }
 
 
 @dataclass(frozen=True)
@@ -380,6 +413,7 @@ def review_view(
             lost=s["lost"],
             luck=s["luck"],
             labels={name: s.get(name, 0) for name, _ in THRESHOLDS},
+            story=_story(s),
         )
         for s in data["seats"]
     ]

@@ -98,6 +98,25 @@ class SeatReview:
     luck: float
     accuracy: float
     labels: Mapping[str, int]
+    start: float = 0.0
+    """Its expected margin at the start (before the first draw)."""
+    others: float = 0.0
+    """What the other seats' losses gave it: their points lost, shared
+    between the seats they did not lose them to (all of them at two)."""
+    actual: float | None = None
+    """Its final margin (score minus the best other's), when the game was
+    played to its end."""
+
+    @property
+    def expected(self) -> float:
+        """The story of its game told by the review: the margin expected at
+        the start, plus its luck, less its own losses, plus the others'."""
+        return self.start + self.luck - self.lost + self.others
+
+    @property
+    def gap(self) -> float | None:
+        """How far the story is from the result: actual less expected."""
+        return None if self.actual is None else self.actual - self.expected
 
 
 @dataclass(frozen=True)
@@ -139,6 +158,9 @@ class Review:
                     "luck": round(s.luck, 2),
                     "accuracy": round(s.accuracy, 1),
                     **dict(s.labels),
+                    "start": round(s.start, 2),
+                    "others": round(s.others, 2),
+                    "actual": s.actual,
                 }
                 for s in self.seats
             ],
@@ -248,12 +270,15 @@ def review(
     chances: list[ChanceReview] = []
     timeline: list[tuple[float, ...]] = []
     current: tuple[float, ...] = (0.0,) * players
+    start: tuple[float, ...] | None = None
     for index, event in enumerate(events):
         budget = playouts(game, seconds)
         if game.needs_chance():
             half = max(MIN_SAMPLES, budget // 2)
             chance, current = luck(game, event, samples=half, seed=seed)
             chances.append(ChanceReview(index, next(iter(event)), chance))
+            if start is None:  # the margins before the first draw
+                start = tuple(c - d for c, d in zip(current, chance, strict=True))
         else:
             seat = game.to_move()
             assert seat is not None
@@ -286,13 +311,32 @@ def review(
     return Review(
         decisions=tuple(decisions),
         chances=tuple(chances),
-        seats=tuple(_seat(seat, decisions, chances) for seat in range(players)),
+        seats=tuple(
+            _seat(seat, decisions, chances, start, _margins(end))
+            for seat in range(players)
+        ),
         timeline=tuple(timeline),
     )
 
 
+def _margins(game: Game) -> tuple[float, ...] | None:
+    """Each seat's final score less the best other's, if ``game`` is over."""
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    scores = outcome.scores
+    return tuple(
+        float(score - max(s for other, s in enumerate(scores) if other != seat))
+        for seat, score in enumerate(scores)
+    )
+
+
 def _seat(
-    seat: int, decisions: Sequence[DecisionReview], chances: Sequence[ChanceReview]
+    seat: int,
+    decisions: Sequence[DecisionReview],
+    chances: Sequence[ChanceReview],
+    start: Sequence[float] | None = None,
+    actual: Sequence[float] | None = None,
 ) -> SeatReview:
     weighed = [d for d in decisions if d.seat == seat and not d.forced]
     accuracy = (
@@ -300,10 +344,15 @@ def _seat(
         if weighed
         else 100.0
     )
+    others = [d for d in decisions if d.seat != seat and not d.forced]
+    players = len(start) if start is not None else 2
     return SeatReview(
         seat=seat,
         lost=sum(d.lost for d in weighed),
         luck=sum(c.luck[seat] for c in chances),
         accuracy=accuracy,
         labels={name: sum(d.label == name for d in weighed) for name, _ in THRESHOLDS},
+        start=start[seat] if start is not None else 0.0,
+        others=sum(d.lost for d in others) / max(1, players - 1),
+        actual=actual[seat] if actual is not None else None,
     )

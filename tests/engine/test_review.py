@@ -180,3 +180,24 @@ def test_a_label_needs_the_loss_to_clear_its_threshold_with_its_spread():
         )
         played = values[json.dumps(decision.played, sort_keys=True)]
         assert decision.alternatives[0][1] - played == pytest.approx(decision.lost)
+
+
+def test_each_seats_story_adds_up_to_its_result():
+    """Expected at the start, plus luck, less its own losses, plus the
+    other's (issue #34 item 3), beside the actual margin and the gap."""
+    game, _ = _medium_game("classic", 5)
+    done = _review(game, seconds=0.1)
+    scores = game.outcome().scores
+    for seat, other in ((0, 1), (1, 0)):
+        story = done.seats[seat]
+        assert story.actual == scores[seat] - scores[other]
+        assert story.others == pytest.approx(done.seats[other].lost)
+        assert story.expected == pytest.approx(
+            story.start + story.luck - story.lost + story.others
+        )
+        assert story.gap == pytest.approx(story.actual - story.expected)
+    # at two players one seat's margin is the other's, turned round
+    assert done.seats[0].start == pytest.approx(-done.seats[1].start)
+    printed = done.to_json()["seats"][0]
+    assert printed["actual"] == scores[0] - scores[1]
+    assert {"start", "others", "actual"} <= set(printed)

@@ -421,4 +421,61 @@ def test_a_loss_is_shown_with_its_uncertainty(players):
     GameReview.objects.filter(game=game).delete()
     _plant(game, [_decision(index, played, best, lost=6.24)])
     step = _replay(Client(), game, ply=index + 1)
-    assert "expected points lost: 6.2." in step and "±" not in step
+    shown = step.split('<p class="review-step"', 1)[1].split("</p>", 1)[0]
+    assert "expected points lost: 6.2." in shown and "±" not in shown
+
+
+def test_each_players_story_adds_up_beside_the_result(players):
+    """Expected at the start, plus luck, less own errors, plus the others':
+    what the review expected, beside the result and the gap (issue #34 item 3)."""
+    game = _imported(players[0], "classic", 5)
+    _plant(game, [])
+    data = GameReview.objects.get(game=game).data
+    data["seats"] = [
+        {
+            "seat": 0,
+            "lost": 16.4,
+            "luck": 4.9,
+            "accuracy": 93.2,
+            "start": 0.3,
+            "others": 23.5,
+            "actual": 5.0,
+        },
+        {
+            "seat": 1,
+            "lost": 23.5,
+            "luck": -4.9,
+            "accuracy": 88.2,
+            "start": -0.3,
+            "others": 16.4,
+            "actual": -5.0,
+        },
+    ]
+    GameReview.objects.filter(game=game).update(data=data)
+    page = _replay(Client(), game, ply=1, tab="review")
+    stories = page.split('<ul class="review-stories">', 1)[1].split("</ul>", 1)[0]
+    names = [seat.shown_name for seat in game.seats.order_by("number")]
+    assert (
+        f"<bdi>{names[0]}</bdi>: expected at the start +0.3, luck +4.9, own errors "
+        "\u221216.4, the others’ errors +23.5; so +12.3 expected against the best "
+        "other player, and the result was +5.0 (a gap of 7.3)."
+    ) in html.unescape(stories)
+    assert "the result was \u22125.0 (a gap of 7.3)" in html.unescape(stories)
+    korean = Client().get(
+        reverse("games:replay", args=[game.pk]),
+        {"ply": 1, "tab": "review"},
+        HTTP_ACCEPT_LANGUAGE="ko",
+    )
+    assert "결과는 +5.0였습니다 (차이 7.3)" in html.unescape(korean.content.decode())
+    # a review stored before it had stories tells none
+    GameReview.objects.filter(game=game).update(
+        data={
+            **data,
+            "seats": [
+                {k: v for k, v in s.items() if k not in ("start", "others", "actual")}
+                for s in data["seats"]
+            ],
+        }
+    )
+    page = _replay(Client(), game, ply=1, tab="review")
+    assert '<ul class="review-stories"></ul>' in page
