@@ -162,12 +162,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["review_waits"] = review is not None
     elif review is None:
         # An imported record: reviewed when its uploader asks.
-        context["may_ask_review"] = (
-            game.imported
-            and game.status == Game.Status.FINISHED
-            and request.user.is_authenticated
-            and request.user.pk == game.creator_id
-        )
+        context["may_ask_review"] = reviews.may_ask(game=game, user=request.user)
         context["review"] = None
     else:
         context["review"] = review

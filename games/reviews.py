@@ -262,6 +262,18 @@ class PageReview:
     it is being made, the column shows "…")."""
 
 
+def may_ask(*, game: Game, user: Any) -> bool:
+    """Whether ``user`` may ask for the review of finished ``game``: an
+    imported record's uploader (a game played here is reviewed unasked;
+    ``services.game_review_queue`` holds the same rule)."""
+    return (
+        game.imported
+        and game.status == Game.Status.FINISHED
+        and bool(getattr(user, "is_authenticated", False))
+        and user.pk == game.creator_id
+    )
+
+
 def page_review(*, game: Game, user: Any) -> PageReview | None:
     """The review as the game page of finished ``game`` shows it to ``user``,
     or None where its replay has no Review tab: a game in progress, an
@@ -272,9 +284,7 @@ def page_review(*, game: Game, user: Any) -> PageReview | None:
         return None
     stored = GameReview.objects.filter(game=game).only("status", "data").first()
     signed_in = bool(getattr(user, "is_authenticated", False))
-    if stored is None and not (
-        game.imported and signed_in and user.pk == game.creator_id
-    ):
+    if stored is None and not may_ask(game=game, user=user):
         return None
     url = reverse("games:replay", kwargs={"pk": game.pk}) + "?tab=review"
     waits = signed_in and bool(getattr(user, "review_hidden", False))
