@@ -17,7 +17,11 @@ expected at the start, plus luck, less its losses, plus the others') against
 its actual margin: the mean gap, at most 5 points at two players.
 
 Each game is reviewed at ``--seconds`` a decision (the site's
-``REVIEW_SECONDS``). Prints one line per game, then the figures per pairing.
+``REVIEW_SECONDS``). The games are kept as records in ``bench/games/`` (a
+game of strong at 16 times its budget costs a quarter of an hour of CPU in
+Azul, more in Summer Pavilion) and read back when run again: the review is
+what changes between runs, the games are the benchmark's fixed set. Prints
+one line per game, then the figures per pairing.
 Run the families in parallel on two cores with ``--family``. Usage:
 
     .venv/bin/python bench/review_trust.py --games 20 --family classic
@@ -36,10 +40,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine import bots  # noqa: E402
 from games.engine.common import Game  # noqa: E402
-from games.engine.record import new_game  # noqa: E402
+from games.engine.record import dumps, export, load, new_game  # noqa: E402
 from games.engine.review import DEFAULT_SECONDS, Review, review  # noqa: E402
 
 PAIRINGS = ("self", "medium", "easy", "deep")
+GAMES = Path(__file__).resolve().parent / "games"
+
+
+def kept(
+    variant: str, pairing: str, number: int, levels: list[tuple[str, float | None]]
+) -> Game:
+    """Game ``number`` of ``pairing``: read from ``GAMES``, or played and kept."""
+    path = GAMES / f"review-trust-{variant}-{pairing}-{number:02}.json"
+    if path.exists():
+        return load(path.read_text()).game
+    seed = 1000 * PAIRINGS.index(pairing) + number
+    game = play(variant, seed, levels)
+    names = [f"{level} {seconds or 'default'} s" for level, seconds in levels]
+    GAMES.mkdir(exist_ok=True)
+    path.write_text(dumps(export(game, names)))
+    return game
 
 
 def play(variant: str, seed: int, levels: list[tuple[str, float | None]]) -> Game:
@@ -85,7 +105,6 @@ def main() -> int:
             wins = 0
             gaps: list[float] = []
             for number in range(args.games):
-                seed = 1000 * PAIRINGS.index(pairing) + number + 1
                 other = {
                     "self": ("strong", None),
                     "medium": ("medium", None),
@@ -100,7 +119,7 @@ def main() -> int:
                 # the side judged better (first) plays seat 0 in odd games
                 levels = [first, other] if number % 2 else [other, first]
                 better = 0 if number % 2 else 1
-                game = play(variant, seed, levels)
+                game = kept(variant, pairing, number + 1, levels)
                 start = time.process_time()
                 done = reviewed(game, args.seconds, seed=0)
                 spent = time.process_time() - start

@@ -405,6 +405,9 @@ class Weighed:
     deep on both sides, or less wide): how far the verdict moved when the
     search looked further; ``value`` itself when the whole rest of the round
     was searched."""
+    nodes: int = 0
+    """The nodes its search visited (fewer than it was given when the rest of
+    the round was searched whole)."""
 
 
 def weigh(
@@ -436,6 +439,21 @@ def weigh(
     raise TypeError("not a game this module knows")
 
 
+def margins(game: Game) -> tuple[float, ...]:
+    """Each seat's margin where the review's judge stops looking (a round's
+    end, before the deal, or the game's): the learned value of
+    :func:`weigh`'s leaves, on the margin alone. The review's yardstick for
+    the luck of a deal (``review.py``)."""
+    values: list[float]
+    if isinstance(game, ClassicGame):
+        values = _ClassicRules().values(game)
+    elif isinstance(game, PavilionGame):
+        values = _PavilionRules().values(game)
+    else:
+        raise TypeError("not a game this module knows")
+    return tuple(_lead(values, seat, 0.0) for seat in range(game.players))
+
+
 def _weigh_one(
     game: G, decision: M, rules: _Rules[G, M], seat: int, nodes: int, seed: int
 ) -> Weighed:
@@ -452,10 +470,11 @@ def _weigh_one(
         values.append(found)
         if not search.deeper(widen=True):
             # the whole rest of the round searched: exact (on the learned value)
-            return Weighed(decision, found, found)
+            return Weighed(decision, found, found, min(search.nodes, nodes))
     # Two iterations back: one decision less deep on both sides, as a search
     # one decision deeper favours whoever moves last.
-    return Weighed(decision, values[-1], values[max(0, len(values) - 3)])
+    earlier = values[max(0, len(values) - 3)]
+    return Weighed(decision, values[-1], earlier, min(search.nodes, nodes))
 
 
 # ---------------------------------------------------------------- classic

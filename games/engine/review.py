@@ -1,6 +1,7 @@
 """The review of a finished game (issue #27 item 3, the engine's part): what
 each decision cost, how lucky each deal and supply draw was, and each seat's
-accuracy, from the evaluator (``evaluate.py``).
+accuracy, by the strong level's search (``bots.weigh``) and, with more than
+two players, the evaluator (``evaluate.py``).
 
 - **Decisions.** At each decision the one played and the strong level's most
   promising others (``bots.candidates``, ``CANDIDATES`` of them) are each
@@ -15,11 +16,19 @@ accuracy, from the evaluator (``evaluate.py``).
   was searched whole). Its label, by ``THRESHOLDS`` on the loss less its
   spread: a blunder from 10 points, a mistake from 5, an inaccuracy from 2.
   A forced decision (the only legal one) is not weighed and never labelled.
-  The margins after it (the timeline) come from the evaluator.
+  The budget is pooled within a round (:func:`_judged`).
 - **Chance.** Each deal and supply draw: its *luck* for each seat is the
-  seat's expected margin after the draw minus before it (before, the
-  evaluator averages over every draw the public counts allow; so over many
-  draws a seat's luck averages about zero).
+  seat's expected margin after the draw minus before it. At two players the
+  story is told on the judge's yardstick: before a deal, the value the
+  judge's leaves give a round's end (``bots.margins``), before a supply
+  draw, the decision's before it; after, the judge's value of the best
+  decision at the next decision weighed (draws in a row: their luck on the
+  first); the chart's line after a decision, the value of the one played.
+  So a seat's story (below) misses its result only by the judge's second
+  thoughts. With more players the judge values the mover's margin only: the
+  evaluator measures the draws (before, it averages over every draw the
+  public counts allow; so over many draws a seat's luck averages about zero)
+  and the chart.
 - **Seats.** A seat's *lost* is the sum of its losses (skill), its *luck* the
   sum of its draws' luck; its *accuracy* the mean over its weighed decisions
   of ``100 × exp(−loss / ACCURACY_SCALE)``: 100 for a game of best decisions,
@@ -27,10 +36,10 @@ accuracy, from the evaluator (``evaluate.py``).
 
 Only a finished game is reviewed (:func:`review` refuses any other). The
 budget is ``seconds`` per decision, counted as search nodes as the strong level
-counts them (:func:`judge_nodes`), and as the evaluator's playouts for the
-draws and the timeline (``PLAYOUTS_PER_SECOND`` of the family, fewer with more
-players), never the clock: the same record, ``seconds`` and ``seed`` give
-the same review on any machine.
+counts them (:func:`judge_nodes`), and with more than two players as the
+evaluator's playouts for the draws and the timeline (``PLAYOUTS_PER_SECOND``
+of the family, fewer with more players), never the clock: the same record,
+``seconds`` and ``seed`` give the same review on any machine.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import bots
 from .bots import NODES_PER_SECOND, Decision, candidates, weigh
 from .common import Game
 from .evaluate import evaluate
@@ -188,7 +198,10 @@ class _Weighed:
     spread: float
     valued: tuple[tuple[dict[str, Any], float], ...]
     after: tuple[float, ...]
-    """Every seat's expected margin after the played decision."""
+    """Every seat's expected margin after the played decision, by the
+    evaluator (more than two players), or nothing."""
+    spent: int
+    """The search nodes it took."""
 
 
 def judge_nodes(game: Game, seconds: float) -> int:
@@ -199,36 +212,47 @@ def judge_nodes(game: Game, seconds: float) -> int:
     return max(MIN_NODES, int(seconds * rate))
 
 
-def _weigh(game: Game, played: Decision, seconds: float, seed: int) -> _Weighed:
+def _weigh(
+    game: Game,
+    played: Decision,
+    nodes: int,
+    seed: int,
+    *,
+    evaluated: float | None = None,
+) -> _Weighed:
     """The played decision against the strong level's likeliest others, each
     weighed by the strong level's search from its own position to the round's
     end (``bots.weigh``: exact values on a full window, where the choice only
-    bounded what it did not play), sharing the budget. The loss is the best's
+    bounded what it did not play), sharing ``nodes``. The loss is the best's
     value minus the played one's; its spread, how far that moved in the
     search's last completed iteration (0 when the whole rest of the round was
-    searched)."""
+    searched). With ``evaluated`` (seconds), the evaluator's margins after
+    the played decision too (more than two players)."""
     seat = game.to_move()
     assert seat is not None
     choices = candidates(game, CANDIDATES)
     if played not in choices:
         choices.append(played)
-    nodes = max(MIN_NODES, judge_nodes(game, seconds) // len(choices))
+    each = max(MIN_NODES, nodes // len(choices))
     weighed = sorted(
-        weigh(game, choices, nodes=nodes, seed=seed), key=lambda w: -w.value
+        weigh(game, choices, nodes=each, seed=seed), key=lambda w: -w.value
     )
     best = weighed[0]
     mine = next(w for w in weighed if w.decision == played)
     lost = best.value - mine.value
     spread = abs(lost - (best.earlier - mine.earlier))
-    child = game.copy()
-    child.push(played)
-    samples = max(MIN_SAMPLES, playouts(game, seconds) // TIMELINE_SHARE)
-    after = evaluate(child, samples=samples, seed=seed).margins
+    after: tuple[float, ...] = ()
+    if evaluated is not None:
+        child = game.copy()
+        child.push(played)
+        samples = max(MIN_SAMPLES, playouts(game, evaluated) // TIMELINE_SHARE)
+        after = evaluate(child, samples=samples, seed=seed).margins
     return _Weighed(
         lost=lost,
         spread=spread,
         valued=tuple((w.decision.to_event(), w.value) for w in weighed),
         after=after,
+        spent=sum(w.nodes for w in weighed),
     )
 
 
@@ -266,19 +290,52 @@ def review(
         end.apply_event(event)
     if to_the_end and not end.is_over():
         raise ValueError("only a finished game is reviewed")
+    judged = _judged(events, game, seconds, seed, players, progress)
     decisions: list[DecisionReview] = []
     chances: list[ChanceReview] = []
     timeline: list[tuple[float, ...]] = []
     current: tuple[float, ...] = (0.0,) * players
     start: tuple[float, ...] | None = None
+    # Two players: the story told on the judge's yardstick (module
+    # docstring), each chance's luck known at the next decision weighed.
+    yardstick = players == 2
+    drawn: list[tuple[int, str]] = []  # the chances awaiting their luck
+    before: tuple[float, ...] = current
+    waiting = 0  # the timeline's entries since the first of them
+
+    def settle(after: tuple[float, ...]) -> None:
+        """The luck of the chances in ``drawn``: all of it on the first."""
+        nonlocal waiting
+        for number, (index, kind) in enumerate(drawn):
+            luck = tuple(a - b for a, b in zip(after, before, strict=True))
+            chances.append(
+                ChanceReview(index, kind, luck if number == 0 else (0.0,) * players)
+            )
+        drawn.clear()
+        for back in range(len(timeline) - waiting, len(timeline)):
+            timeline[back] = after
+        waiting = 0
+
     for index, event in enumerate(events):
         budget = playouts(game, seconds)
         if game.needs_chance():
-            half = max(MIN_SAMPLES, budget // 2)
-            chance, current = luck(game, event, samples=half, seed=seed)
-            chances.append(ChanceReview(index, next(iter(event)), chance))
-            if start is None:  # the margins before the first draw
-                start = tuple(c - d for c, d in zip(current, chance, strict=True))
+            kind = next(iter(event))
+            if yardstick:
+                if not drawn:
+                    # a deal follows a round's end, valued as the judge's
+                    # leaves are; a supply draw, the decision before it
+                    before = bots.margins(game) if kind == "deal" else current
+                    if start is None:
+                        start = before
+                drawn.append((index, kind))
+                waiting += 1
+                game.apply_event(event)
+            else:
+                half = max(MIN_SAMPLES, budget // 2)
+                chance, current = luck(game, event, samples=half, seed=seed)
+                chances.append(ChanceReview(index, kind, chance))
+                if start is None:  # the margins before the first draw
+                    start = tuple(c - d for c, d in zip(current, chance, strict=True))
         else:
             seat = game.to_move()
             assert seat is not None
@@ -289,8 +346,10 @@ def review(
                 decision = DecisionReview(
                     index, seat, wanted, wanted, 0.0, "", True, (), 0.0
                 )
+                if drawn:
+                    waiting += 1
             else:
-                weighed = _weigh(game, played, seconds, seed + index)
+                weighed = judged[index]
                 decision = DecisionReview(
                     index,
                     seat,
@@ -302,12 +361,19 @@ def review(
                     weighed.valued,
                     weighed.spread,
                 )
-                current = weighed.after
+                if yardstick:
+                    best = weighed.valued[0][1]
+                    if drawn:
+                        settle(_pair(seat, best))
+                    current = _pair(seat, best - weighed.lost)
+                else:
+                    current = weighed.after
             decisions.append(decision)
             game.push(played)
         timeline.append(current)
-        if progress is not None:
-            progress(index + 1, len(events))
+    if drawn:  # the record stops after a draw (a game resigned there)
+        settle(bots.margins(game))
+    chances.sort(key=lambda c: c.event)
     return Review(
         decisions=tuple(decisions),
         chances=tuple(chances),
@@ -317,6 +383,51 @@ def review(
         ),
         timeline=tuple(timeline),
     )
+
+
+def _judged(
+    events: Sequence[Mapping[str, Any]],
+    game: Game,
+    seconds: float,
+    seed: int,
+    players: int,
+    progress: Callable[[int, int], None] | None,
+) -> dict[int, _Weighed]:
+    """Every decision with a choice weighed, by its event's index. The budget
+    is pooled within each round: its decisions are weighed last first, each
+    given an equal share of what the round has left, so that the nodes a
+    decision late in the round does not need (the rest of the round searched
+    whole) go to the earlier ones, whose search stops short of its end."""
+    rounds: dict[int, list[tuple[int, Game, Decision]]] = {}
+    game = game.copy()
+    for index, event in enumerate(events):
+        if not game.needs_chance():
+            moves = game.legal_moves()
+            if len(moves) > 1:
+                wanted = dict(event)
+                played = next(m for m in moves if m.to_event() == wanted)
+                rounds.setdefault(game.round, []).append((index, game.copy(), played))
+        game.apply_event(event)
+    total = sum(len(positions) for positions in rounds.values())
+    judged: dict[int, _Weighed] = {}
+    for positions in rounds.values():
+        pool = sum(judge_nodes(position, seconds) for _, position, _ in positions)
+        for left, (index, position, played) in enumerate(reversed(positions)):
+            share = pool // (len(positions) - left)
+            evaluated = seconds if players > 2 else None
+            weighed = _weigh(position, played, share, seed + index, evaluated=evaluated)
+            pool -= min(pool, weighed.spent)
+            judged[index] = weighed
+            if progress is not None:
+                progress(len(judged) * len(events) // total, len(events))
+    if progress is not None and not total:
+        progress(len(events), len(events))
+    return judged
+
+
+def _pair(seat: int, margin: float) -> tuple[float, ...]:
+    """Both seats' margins at two players, from ``seat``'s."""
+    return (margin, -margin) if seat == 0 else (-margin, margin)
 
 
 def _margins(game: Game) -> tuple[float, ...] | None:

@@ -201,3 +201,57 @@ def test_each_seats_story_adds_up_to_its_result():
     printed = done.to_json()["seats"][0]
     assert printed["actual"] == scores[0] - scores[1]
     assert {"start", "others", "actual"} <= set(printed)
+
+
+def test_at_two_players_the_story_is_told_on_the_judges_yardstick():
+    """The deal's luck, the losses and the chart all measured by the judge
+    (issue #34 item 3): after a decision the chart gives the mover the value
+    the judge gave the decision played; a draw's luck is the judge's value at
+    the next decision weighed less its value before the draw (a round's end:
+    ``bots.margins``); so the story's gap is only the judge's second thoughts,
+    from one decision to the next, and nothing else."""
+    game, _ = _medium_game("classic", 5)
+    done = _review(game, seconds=0.1)
+    by_event = {d.event: d for d in done.decisions}
+    replay = new_game(game.variant, 2, game.first_seat)
+    second_thoughts = 0.0
+    held: float | None = None  # seat 0's margin as the chart last gave it
+    before_draw: float | None = None
+    luck = {c.event: c.luck for c in done.chances}
+    for index, event in enumerate(game.events()):
+        decision = by_event.get(index)
+        if decision is None:  # a draw: from the round's end, by the leaves' value
+            if before_draw is None:
+                before_draw = bots.margins(replay)[0]
+                if held is not None:
+                    second_thoughts += before_draw - held
+                drawn = index
+        elif not decision.forced:
+            sign = 1 if decision.seat == 0 else -1
+            best = sign * decision.alternatives[0][1]
+            if before_draw is not None:
+                assert luck[drawn][0] == pytest.approx(best - before_draw)
+                assert luck[drawn][1] == pytest.approx(before_draw - best)
+                before_draw = None
+            elif held is not None:
+                second_thoughts += best - held
+            held = best - sign * decision.lost
+            assert done.timeline[index] == pytest.approx((held, -held))
+        replay.apply_event(event)
+    second_thoughts += done.seats[0].actual - held
+    assert done.seats[0].start == pytest.approx(bots.margins(new_game("classic", 2))[0])
+    assert done.seats[0].gap == pytest.approx(second_thoughts)
+
+
+def test_a_rounds_budget_goes_to_its_decisions_that_need_it():
+    """Pooled within a round: the decisions late in a round, searched whole
+    on a fraction of their share, leave the rest to the earlier ones."""
+    from games.engine.review import _judged, judge_nodes
+
+    game, _ = _medium_game("classic", 5)
+    start = new_game(game.variant, 2, game.first_seat)
+    judged = _judged(game.events(), start, 0.1, 0, 2, None)
+    first = min(judged)
+    share = judge_nodes(start, 0.1)
+    assert judged[first].spent > share  # more than its own share
+    assert sum(w.spent for w in judged.values()) <= share * len(judged)
