@@ -1,18 +1,32 @@
 """Loops that run inside the Daphne process (the README's one-command set-up):
 the deadline job (``DEADLINE_LOOP_SECONDS``) and the task worker
-(``TASK_WORKER_IN_SERVER``), started by ``azulsite/asgi.py``."""
+(``TASK_WORKER_IN_SERVER``), started by ``azulsite/asgi.py``.
+
+At the server's shutdown (SIGTERM, Ctrl-C) each loop's task is cancelled and
+:data:`stopping` is set. A pass already running in a thread (a computer's
+decision, a review that takes minutes) cannot be cancelled, and the interpreter
+waits for those threads before it exits; so the work in them checks
+:data:`stopping` between its steps and hands back what it has not done (the
+task worker runs no further task; a review goes back to the queue,
+``tasks.review_game``), and the server exits within seconds (issue #35 item 9).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import sys
+import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
 _running: set[asyncio.Task[None]] = set()
+
+stopping = threading.Event()
+"""Set when this server shuts down: work running in a loop's thread stops at its
+next step (never set outside a Daphne process that started a loop)."""
 
 
 def start_with_daphne(
@@ -33,6 +47,7 @@ def start_with_daphne(
         task = asyncio.get_event_loop().create_task(loop())
         _running.add(task)
         task.add_done_callback(_running.discard)
+        reactor.addSystemEventTrigger("before", "shutdown", stopping.set)
         reactor.addSystemEventTrigger("before", "shutdown", task.cancel)
 
     reactor.callWhenRunning(start)

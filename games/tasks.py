@@ -291,10 +291,22 @@ def run_ready_tasks(queue_names: Sequence[str] | None = None) -> None:
     django-tasks-db's own worker loop, in batch mode)."""
     from django_tasks_db.management.commands.db_worker import Worker
 
+    class ServerWorker(Worker):
+        """Runs no further task once the server shuts down
+        (``in_server.stopping``, checked before each task)."""
+
+        @property
+        def running(self) -> bool:
+            return self._running and not in_server.stopping.is_set()
+
+        @running.setter
+        def running(self, value: bool) -> None:
+            self._running = value
+
     names = list(queue_names) if queue_names is not None else task_queues()
     close_old_connections()
     try:
-        Worker(
+        ServerWorker(
             queue_names=names,
             interval=0,
             batch=True,
@@ -353,6 +365,11 @@ class _ReviewTakenOver(Exception):
     job took its worker for dead) and perhaps claimed by another: stop."""
 
 
+class _ServerStopping(Exception):
+    """The server this worker runs in shuts down (``in_server.stopping``): put
+    the review back in the queue and stop."""
+
+
 @task(queue_name=REVIEW_QUEUE)
 def review_game(game_id: int) -> str:
     """Make the review at the head of the review queue (``games.review_queue``:
@@ -393,6 +410,8 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
     beat = _Heartbeat(at=claimed_at, clock=monotonic())
 
     def progress(done: int, total: int) -> None:
+        if in_server.stopping.is_set():
+            raise _ServerStopping
         ring = done % 10 == 0 or done == total
         late = monotonic() - beat.clock >= settings.REVIEW_HEARTBEAT_SECONDS
         if not ring and not late:
@@ -425,6 +444,17 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
     except _ReviewTakenOver:
         logger.warning("game %s: its review was taken over; stopped", game.pk)
         return "taken over"
+    except _ServerStopping:
+        # Back in the queue at its place, with a task of its own: the next
+        # worker to start makes it from the start (issue #35 item 9).
+        if GameReview.objects.filter(
+            game=game, status=GameReview.Status.RUNNING, heartbeat_at=beat.at
+        ).update(status=GameReview.Status.QUEUED, heartbeat_at=None, done=0, total=0):
+            _enqueue_review(game.pk)
+            logger.warning(
+                "game %s: the server stops; its review queued again", game.pk
+            )
+        return "server stopping"
     except Exception:
         logger.exception("could not review game %s", game.pk)
         if GameReview.objects.filter(
