@@ -12,7 +12,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Page, expect
+from playwright.sync_api import ConsoleMessage, Page, expect
 
 from games.models import Game
 from tests.e2e.test_live_board import PASSWORD, log_in, start_game
@@ -109,3 +109,100 @@ def test_a_player_s_pages_break_no_policy(page: Page, live_url: str, django_user
         page.wait_for_load_state("networkidle")
         seen[path] = _violations(page)
     assert seen == {path: [] for path in seen}
+
+
+# A style given through the CSSOM (as a script, an extension or the browser
+# may give one: allowed) on the panel and on a field inside it, before the
+# panel is drawn again in place.
+STYLED = """(ids) => ids.forEach((id) => {
+  const element = document.getElementById(id);
+  if (element) element.style.minHeight = "1px";
+})"""
+
+# A ring of the player's socket: the game's chat changed (static/js/live.js).
+CHAT_RANG = """
+document.dispatchEvent(new CustomEvent("live:chat", { detail: { game: null } }));
+"""
+
+# The panel fetched again in place, as static/js/live.js and chat.js do.
+REFETCH = """([id, url]) => {
+  const panel = document.getElementById(id);
+  return htmx.ajax("GET", url || panel.dataset.url,
+    { source: panel, target: panel, swap: "outerHTML" });
+}"""
+
+
+def _console_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+
+    def keep(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(message.text)
+
+    page.on("console", keep)
+    return errors
+
+
+def test_refreshing_the_chat_and_review_panels_in_place_breaks_no_policy(
+    page: Page, live_url: str, make_user, settings, monkeypatch
+):
+    """Issue #35 item 6: each in-place refresh of the chat or the review panel
+    logged "Applying inline style violates … style-src 'self'" (htmx settled
+    the old panel's style attribute onto the new one)."""
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    from accounts.services import follow_create
+    from games import services
+    from games.services import reviews as review_services
+    from tests.games.helpers import play_random_moves
+
+    monkeypatch.setattr(review_services, "_enqueue", lambda game_id: None)
+    ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
+    follow_create(follower=ana, followed=binh)
+    follow_create(follower=binh, followed=ana)  # friends: the chat is on
+
+    def games() -> tuple[Game, Game]:
+        playing = start_game(ana, binh)
+        finished = play_random_moves(start_game(ana, binh), random.Random(6), 12)
+        services.game_resign(game_id=finished.pk, user=binh)
+        return playing, finished
+
+    with ThreadPoolExecutor(1) as pool:  # the services ring from a thread
+        playing, finished = pool.submit(games).result()
+    page.set_default_timeout(10_000)
+    page.add_init_script(LISTEN)
+    errors = _console_errors(page)
+    log_in(page, live_url, "ana")
+
+    # The chat: a message written, then the panel fetched again on its rings
+    page.goto(f"{live_url}/games/{playing.pk}/")
+    expect(page.locator("#chat")).to_have_attribute("data-chat", "on")
+    page.locator("#chat-text").fill("Hello")
+    page.locator("#chat .chat-write button[type=submit]").click()
+    expect(page.locator("#chat .chat-messages li[data-message]")).to_have_count(1)
+    for _ in range(3):
+        page.evaluate(STYLED, ["chat", "chat-text"])
+        page.evaluate(CHAT_RANG)
+        page.wait_for_timeout(300)
+        expect(page.locator(UNSETTLED)).to_have_count(0)
+        page.evaluate(REFETCH, ["chat", None])
+        expect(page.locator(UNSETTLED)).to_have_count(0)
+    expect(page.locator("#chat .chat-messages li[data-message]")).to_have_count(1)
+
+    # The Review tab while its review waits: the panel fetched again
+    page.goto(f"{live_url}/games/{finished.pk}/replay/?tab=review")
+    panel = page.locator("#review-panel")
+    expect(panel).to_have_attribute("data-socket", f"/ws/games/{finished.pk}/review/")
+    for _ in range(3):
+        page.evaluate(STYLED, ["review-panel", "replay"])
+        page.evaluate(REFETCH, ["review-panel", page.url])
+        expect(page.locator(UNSETTLED)).to_have_count(0)
+        expect(panel).to_be_visible()
+    # and the whole replay, as when the review is made
+    page.evaluate(STYLED, ["review-panel", "replay"])
+    page.evaluate(REFETCH, ["replay", page.url])
+    expect(page.locator(UNSETTLED)).to_have_count(0)
+
+    assert _violations(page) == []
+    assert errors == []
