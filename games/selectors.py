@@ -389,9 +389,11 @@ def game_list_awaiting_move(*, user: User) -> QuerySet[Game]:
 
 def game_list_waiting(*, user: User) -> QuerySet[Game]:
     """``user``'s games waiting for others: their moves (in progress, and not
-    ``SeatView.my_turn``, as in ``_awaiting_move``), or players to join."""
+    ``SeatView.my_turn``, as in ``_awaiting_move``), or players to join (the
+    open games ``user`` has joined: one they are invited to and have not
+    answered is an invitation, ``game_list_invitations``, listed once)."""
     mine = Seat.objects.filter(user=user).filter(
-        Q(game__status=Game.Status.OPEN)
+        Q(game__status=Game.Status.OPEN, invite_status=Seat.Invite.JOINED)
         | (Q(game__status=Game.Status.ACTIVE) & ~Q(number=F("game__seat_to_move")))
     )
     return _with_seats(

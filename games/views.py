@@ -330,11 +330,20 @@ def game_accept(request: SignedInHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_decline(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     try:
-        services.game_invitation_respond(game_id=pk, user=request.user, accept=False)
+        game = services.game_invitation_respond(
+            game_id=pk, user=request.user, accept=False
+        )
     except services.GameActionError as error:
         messages.error(request, error.message)
         return redirect("games:detail", pk=pk)
-    messages.success(request, _("Invitation declined."))
+    if game.rematch_of_id is not None:
+        messages.success(
+            request,
+            _("You declined the rematch of game %(number)s.")
+            % {"number": game.rematch_of_id},
+        )
+    else:
+        messages.success(request, _("Invitation declined."))
     return redirect("games:home")
 
 

@@ -177,3 +177,87 @@ def test_a_game_in_progress_or_a_blocked_player_is_refused(
         "You cannot invite binh. Invite someone else, or leave the seat open."
     ]
     assert not Game.objects.filter(rematch_of__isnull=False).exists()
+
+
+def _home_invitations(html: str) -> list[str]:
+    """The entries under Invitations on a home page, as their words read."""
+    if 'id="h-invitations"' not in html:
+        return []
+    part = html.split('id="h-invitations"', 1)[1].split("</section>", 1)[0]
+    return [
+        " ".join(re.sub(r"<[^>]+>", " ", item).split())
+        for item in re.findall(r"<li>(.*?)</li>", part, re.S)
+    ]
+
+
+def test_a_rematch_is_called_a_rematch_and_listed_once_on_the_home_page(
+    players, client_for, finished
+):
+    """Issue #35 item 4: the invitee's home page lists the rematch once, under
+    Invitations, as a rematch of the game; declining it says so."""
+    ana, binh, chloe = players[:3]
+    client_for(binh).post(reverse("games:rematch", args=[finished.pk]))
+    rematch = Game.objects.get(rematch_of=finished)
+    home = client_for(ana).get(reverse("games:home")).text
+    assert _home_invitations(home) == [
+        f"#{rematch.pk} {rematch.get_variant_display()} a rematch of game "
+        f"{finished.pk}, from binh Accept Decline"
+    ]
+    # listed once: not again under "Waiting for others"
+    assert home.count(reverse("games:detail", args=[rematch.pk]) + '"') == 1
+    # binh, who offered it, waits for the others: there it is, once
+    mine = client_for(binh).get(reverse("games:home")).text
+    assert _home_invitations(mine) == []
+    assert mine.count(reverse("games:detail", args=[rematch.pk]) + '"') == 1
+
+    answer = client_for(chloe).post(
+        reverse("games:decline", args=[rematch.pk]), follow=True
+    )
+    assert f"You declined the rematch of game {finished.pk}." in answer.text
+
+
+def test_an_invitation_is_listed_once_on_the_invitees_home_page(players, client_for):
+    ana, binh = players[:2]
+    game = services.game_create(
+        creator=ana,
+        variant="classic",
+        players=2,
+        days_per_move=3,
+        rated=False,
+        invitees=[binh],
+    )
+    home = client_for(binh).get(reverse("games:home")).text
+    assert _home_invitations(home) == [
+        f"#{game.pk} {game.get_variant_display()} from ana Accept Decline"
+    ]
+    assert home.count(reverse("games:detail", args=[game.pk]) + '"') == 1
+    answer = client_for(binh).post(
+        reverse("games:decline", args=[game.pk]), follow=True
+    )
+    assert "Invitation declined." in answer.text
+
+
+def test_a_rematch_s_e_mail_and_push_call_it_a_rematch(players, client_for, finished):
+    from django.core import mail
+
+    from games import emails
+    from notify.services import push_payload
+
+    ana, binh = players[:2]
+    client_for(binh).post(reverse("games:rematch", args=[finished.pk]))
+    rematch = Game.objects.get(rematch_of=finished)
+    mail.outbox.clear()
+    emails.send_invited(user=ana, game=rematch)
+    sent = mail.outbox[-1]
+    assert sent.subject == f"binh offers you a rematch of game {finished.pk}"
+    body = " ".join(sent.body.split())
+    assert (
+        f"binh offers you a rematch of game {finished.pk}: "
+        f"{rematch.get_variant_display()} again, with the same players." in body
+    )
+    assert "Accept or decline the rematch on the game's page:" in body
+    push = push_payload(ana, rematch, "invited", {"creator": "binh"})
+    assert push["title"] == f"binh offers you a rematch of game {finished.pk}"
+    assert push["body"].startswith(
+        f"A rematch of game {finished.pk}: {rematch.get_variant_display()}. "
+    )
