@@ -119,8 +119,9 @@ class User(AbstractUser):
         ),
     )
 
-    # Issue #26: talk in a game (chat), on by default only between friends;
-    # each game's own choice (chat.GameChat) comes before this one.
+    # Issue #26: talk in a game (chat); each game's own choice (chat.GameChat)
+    # comes before this one. Issue #35: on with everyone by default (it was
+    # with friends only, and between strangers nobody ever opened it).
     class Chat(models.TextChoices):
         FRIENDS = "friends", _("With friends")
         EVERYONE = "everyone", _("With everyone")
@@ -130,7 +131,7 @@ class User(AbstractUser):
         _("chat in games"),
         max_length=10,
         choices=Chat.choices,
-        default=Chat.FRIENDS,
+        default=Chat.EVERYONE,
         help_text=_(
             "Whether a game's chat starts on for you. You can still turn it on "
             "or off in each game."
