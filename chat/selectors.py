@@ -6,13 +6,17 @@ The one place for the rules of docs/together.md "Talk in a game":
   game with fewer than two of them has none.
 - Each player's chat in a game is on or off: their choice for that game
   (``GameChat``) if they made one, else their setting for all games
-  (``User.chat``): with everyone, off, or — the default — with friends, which
-  is on when every other person at the table is their friend (they follow each
-  other, ``accounts.selectors.friend_ids``).
+  (``User.chat``): with everyone (the default, issue #35), off, or with
+  friends, which is on when every other person at the table is their friend
+  (they follow each other, ``accounts.selectors.friend_ids``).
 - A reader reads a message when their chat is on there, and the author is
   neither muted by them (``Mute``) nor blocked either way
   (``accounts.selectors.blocked_ids``). A player may write while their chat is
   on, the game has started, and at least one other person could read them.
+- A block is never told (issue #35): to the blocked player the blocker looks
+  like a player whose chat is off — what they wrote before the block stays,
+  nothing after it shows, and no word says "blocked". The blocker sees that
+  they blocked.
 - Nobody else — visitors, other players, the admins' pages aside — reads a word.
 
 Also the reads of a report of a player (``shared_games``, the games it may
@@ -23,12 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from accounts import selectors as accounts_selectors
-from accounts.models import User
+from accounts.models import Block, User
 from games import clock
 from games.models import Game, Seat
 
@@ -64,11 +68,16 @@ class Reader:
 
     user: User
     on: bool
-    """Their chat is on in this game."""
+    """Their chat is on in this game, as far as the viewer may know: off
+    when they block the viewer (a block is not told)."""
     muted: bool
     """The viewer mutes them."""
     blocked: bool
-    """A block between them and the viewer, either way."""
+    """The viewer blocks them (a block the other way shows only as ``on``
+    False)."""
+    blocks_since: datetime | None = None
+    """When they blocked the viewer, if they do: their messages since then are
+    not shown to the viewer. Never drawn: the viewer is not told."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,18 @@ class ChatView:
         return [r.user for r in self.others if r.on and not r.blocked]
 
     @property
+    def inviting(self) -> list[User]:
+        """Who has the chat on and would talk with the viewer (neither blocked
+        nor muted by them): while the viewer's chat is off, the panel says
+        "Alice would like to talk — turn the chat on"."""
+        return [r.user for r in self.others if r.on and not r.blocked and not r.muted]
+
+    @property
+    def unblocked(self) -> list[User]:
+        """The other people the viewer does not block."""
+        return [r.user for r in self.others if not r.blocked]
+
+    @property
     def started(self) -> bool:
         return self.game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
 
@@ -100,7 +121,8 @@ class ChatView:
 
     @property
     def blocked_all(self) -> bool:
-        """Every other person is blocked, either way: the chat is closed."""
+        """The viewer blocks every other person: the chat is closed (only the
+        blocker is told so)."""
         return all(r.blocked for r in self.others)
 
 
@@ -117,17 +139,17 @@ def _view(game: Game, viewer: User, table: list[User]) -> ChatView | None:
             "muted_id", flat=True
         )
     )
-    blocked = accounts_selectors.blocked_ids(
-        user=viewer, among=[u.pk for u in others], either_way=True
-    )
+    blocked, since = _blocks(viewer, [u.pk for u in others])
     readers = tuple(
         Reader(
             user=other,
-            on=_chat_on(
+            on=other.pk not in since
+            and _chat_on(
                 other, [u for u in table if u.pk != other.pk], choices.get(other.pk)
             ),
             muted=other.pk in muted,
             blocked=other.pk in blocked,
+            blocks_since=since.get(other.pk),
         )
         for other in others
     )
@@ -137,6 +159,18 @@ def _view(game: Game, viewer: User, table: list[User]) -> ChatView | None:
         on=_chat_on(viewer, others, choices.get(viewer.pk)),
         others=readers,
     )
+
+
+def _blocks(viewer: User, ids: list[int]) -> tuple[set[int], dict[int, datetime]]:
+    """Those of ``ids`` whom ``viewer`` blocks, and since when each of those
+    who block ``viewer`` does (one query; the date is why this reads ``Block``
+    itself rather than ``accounts.selectors.blocked_ids``)."""
+    rows = Block.objects.filter(
+        Q(blocker=viewer, blocked_id__in=ids) | Q(blocked=viewer, blocker_id__in=ids)
+    ).values_list("blocker_id", "blocked_id", "created_at")
+    blocked = {b for a, b, _ in rows if a == viewer.pk}
+    since = {a: when for a, b, when in rows if b == viewer.pk}
+    return blocked, since
 
 
 def chat_view(
@@ -150,11 +184,11 @@ def chat_view(
     if view is None or not view.on:
         return view
     hidden = {r.user.pk for r in view.others if r.muted or r.blocked}
-    shown = tuple(
-        Message.objects.filter(game=game)
-        .exclude(author_id__in=hidden)
-        .select_related("author")
-    )
+    rows = Message.objects.filter(game=game).exclude(author_id__in=hidden)
+    since_block = _written_since_block(view.others)
+    if since_block is not None:
+        rows = rows.exclude(since_block)
+    shown = tuple(rows.select_related("author"))
     reported = frozenset(
         Report.objects.filter(reporter=user, message__game=game).values_list(
             "message_id", flat=True
@@ -170,9 +204,22 @@ def chat_view(
     )
 
 
+def _written_since_block(others: Sequence[Reader]) -> Q | None:
+    """The messages of those who block the viewer written since their block
+    (a player whose chat is off would not have written them); None if no
+    one blocks the viewer."""
+    hidden = None
+    for r in others:
+        if r.blocks_since is not None:
+            since = Q(author_id=r.user.pk, created_at__gte=r.blocks_since)
+            hidden = since if hidden is None else hidden | since
+    return hidden
+
+
 def message_readers(*, message: Message) -> list[User]:
     """The people who read ``message`` (its author aside): whose chat is on
-    in its game, who neither mute its author nor block them, nor are blocked."""
+    in its game, who neither mute its author nor block them, nor are blocked
+    by them."""
     game = message.game
     table = people(game=game)
     readers = []
@@ -183,7 +230,7 @@ def message_readers(*, message: Message) -> list[User]:
         if view is None or not view.on:
             continue
         author = next(r for r in view.others if r.user.pk == message.author_id)
-        if not author.muted and not author.blocked:
+        if not author.muted and not author.blocked and author.blocks_since is None:
             readers.append(user)
     return readers
 

@@ -74,12 +74,14 @@ def message_post(
     view = _view(game, author)
     if not view.started:
         raise ChatError(_("The chat opens when the game starts."))
-    if view.blocked_all:
-        raise ChatError(_("You cannot write to the players of this game."))
     if not view.on:
         raise ChatError(_("Your chat is off in this game: turn it on to write."))
+    # Only the blocker is told of a block (issue #35): to the blocked player
+    # the blocker is one more player whose chat is off.
+    if view.blocked_all:
+        raise ChatError(_("You blocked the other players of this game."))
     if not view.readers:
-        raise ChatError(_("Nobody at this table has the chat on."))
+        raise ChatError(_("Nobody else at this table has turned the chat on yet."))
     with transaction.atomic():
         message = Message.objects.create(
             game=game,

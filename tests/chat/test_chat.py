@@ -72,40 +72,42 @@ def test_friends_talk_and_the_reader_sees_the_message_in_order(
     assert list(Message.objects.values_list("ply", flat=True)) == [friends_game.ply] * 2
 
 
-def test_chat_is_off_by_default_between_strangers(players, client_for, start_game):
+def test_chat_is_on_by_default_between_strangers(players, client_for, start_game):
+    """Issue #35: between players who are not friends every game opened with
+    "Your chat is off in this game"; now each has the box to write in."""
     ana, binh = players[:2]
+    assert {ana.chat, binh.chat} == {User.Chat.EVERYONE}
     game = start_game([ana, binh])
     page = client_for(ana).get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert 'data-chat="off"' in page
-    assert "Your chat is off in this game" in page
-    answer = _post(client_for(ana), game, text="hi")
-    assert (
-        "Your chat is off in this game: turn it on to write." in answer.content.decode()
-    )
-    assert not Message.objects.exists()
-    # Ana turns it on; Binh still has it off: nobody would read her.
-    client_for(ana).post(reverse("chat:switch", args=[game.pk]), {"on": "1"})
-    answer = _post(client_for(ana), game, text="hi")
-    assert "Nobody at this table has the chat on." in answer.content.decode()
-    client_for(binh).post(reverse("chat:switch", args=[game.pk]), {"on": "1"})
+    assert 'id="chat" class="chat"' in page and 'data-chat="on"' in page
+    assert 'class="chat-write"' in page
+    assert "Your chat is off" not in page
     _post(client_for(ana), game, text="hi")
     assert _messages(_chat(client_for(binh), game)) == [("ana", "hi")]
 
 
-def test_a_player_who_chats_with_everyone_and_one_who_turned_it_off_for_good(
+def test_a_player_who_turned_the_chat_off_for_good_and_one_with_friends(
     players, client_for, start_game
 ):
     ana, binh = players[:2]
-    User.objects.filter(pk__in=[ana.pk, binh.pk]).update(chat=User.Chat.EVERYONE)
     game = start_game([ana, binh])
     _post(client_for(ana), game, text="hello")
     assert _messages(_chat(client_for(binh), game)) == [("ana", "hello")]
     User.objects.filter(pk=binh.pk).update(chat=User.Chat.NOBODY)
     assert _messages(_chat(client_for(binh), game)) == []
     assert (
-        "Nobody at this table has the chat on"
+        "Nobody else at this table has turned the chat on yet."
         in _post(client_for(ana), game, text="still there?").content.decode()
     )
+    answer = _post(client_for(binh), game, text="hi")
+    assert (
+        "Your chat is off in this game: turn it on to write." in answer.content.decode()
+    )
+    # "With friends" still means on only when everyone else is a friend.
+    User.objects.filter(pk=binh.pk).update(chat=User.Chat.FRIENDS)
+    assert 'data-chat="off"' in _chat(client_for(binh), game)
+    _befriend(ana, binh)
+    assert 'data-chat="on"' in _chat(client_for(binh), game)
 
 
 def test_a_quick_phrase_reads_in_each_readers_language(
@@ -182,8 +184,11 @@ def test_a_block_closes_the_chat_both_ways(players, client_for, friends_game):
     _post(client_for(binh), friends_game, text="before")
     block_create(blocker=ana, blocked=binh)
     assert _messages(_chat(client_for(ana), friends_game)) == []
+    # The blocker is told; the blocked player reads what a closed chat says.
+    refused = _post(client_for(ana), friends_game, text="after").content.decode()
+    assert "You blocked the other players of this game." in refused
     refused = _post(client_for(binh), friends_game, text="after").content.decode()
-    assert "You cannot write to the players of this game." in refused
+    assert "Nobody else at this table has turned the chat on yet." in refused
     assert Message.objects.count() == 1
 
 
@@ -191,9 +196,6 @@ def test_a_mute_hides_the_muted_players_messages_from_the_muter_only(
     players, client_for, start_game
 ):
     ana, binh, chloe = players[:3]
-    User.objects.filter(pk__in=[p.pk for p in players[:3]]).update(
-        chat=User.Chat.EVERYONE
-    )
     game = start_game([ana, binh, chloe])
     client_for(ana).post(
         reverse("chat:mute", args=[game.pk]), {"player": "binh", "on": "1"}
