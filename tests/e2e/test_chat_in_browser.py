@@ -31,7 +31,7 @@ def test_talk_mute_report_and_block_between_two_people(
 ):
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
     follow_create(follower=ana, followed=binh)
-    follow_create(follower=binh, followed=ana)  # friends: chat on by default
+    follow_create(follower=binh, followed=ana)  # friends (the chat is on anyway)
     game = _in_thread(lambda: start_game(ana, binh))
 
     pages = {}
@@ -103,8 +103,10 @@ def test_talk_mute_report_and_block_between_two_people(
     assert not Game.objects.filter(creator=binh).exists()
     binh_page.goto(f"{live_url}/games/{game.pk}/")
     expect(binh_page.locator("#chat .chat-write")).to_have_count(0)
+    # He is not told (issue #35): to him ana has merely turned the chat off.
     expect(binh_page.locator("#chat li[data-player=ana]")).to_have_attribute(
-        "data-blocked", "1"
+        "data-chat", "off"
     )
+    expect(binh_page.locator("#chat [data-blocked]")).to_have_count(0)
     for page in (ana_page, binh_page, admin):
         page.context.close()
