@@ -17,6 +17,10 @@
 // 2. After HTMX swaps in a new board, keyboard focus moves to what is now
 //    actionable: an error, else a move to confirm or a destination, else the
 //    chosen or first tile group, else the status line.
+// 3. Where nothing is left to act on (after Confirm, or a redraw while another
+//    player moves), the page stays where it was: the player's own board, where
+//    their tiles landed, keeps its place on the screen (issue #35 item 5), and
+//    the status line takes the focus without scrolling the page to it.
 (function () {
   "use strict";
 
@@ -67,19 +71,39 @@
     if (chooseGroup(document.getElementById("board"), button)) event.preventDefault();
   });
 
+  // Where the player's own board was on the screen before the board was
+  // drawn again (null: no board of theirs, or not a redraw of the board).
+  var mineTop = null;
+
+  function mineBoard(board) {
+    return board && board.querySelector(".player-board.mine");
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var board = document.getElementById("board");
+    var mine = mineBoard(board);
+    mineTop = mine && event.target === board ? mine.getBoundingClientRect().top : null;
+  });
+
   document.addEventListener("htmx:afterSwap", function (event) {
     var board = document.getElementById("board");
     // The event fires on the swapped-in board (its detail.elt is the element
     // that asked, by then replaced).
     if (!board || event.target !== board && !board.contains(event.target)) return;
+    var before = mineTop;
+    mineTop = null;
     var target = null;
     // In this order (one selector list would take whichever comes first on
     // the page, which is always the status line).
     [".error", ".dest.legal", "button.group.selected", "button.group", ".status"]
       .some(function (selector) { return (target = board.querySelector(selector)); });
-    if (target) {
-      if (!target.matches("button")) target.setAttribute("tabindex", "-1");
-      target.focus({ preventScroll: false });
+    if (!target) return;
+    if (!target.matches("button")) target.setAttribute("tabindex", "-1");
+    var idle = target.matches(".status");
+    target.focus({ preventScroll: idle });
+    var mine = mineBoard(board);
+    if (idle && mine && before !== null) {
+      window.scrollBy(0, mine.getBoundingClientRect().top - before);
     }
   });
 })();

@@ -114,3 +114,61 @@ def test_on_a_desktop_every_board_and_the_menu_are_open(
     )
     assert marker == "none"
     page.context.close()
+
+
+def _box(page: Page, selector: str) -> dict[str, float]:
+    return page.eval_on_selector(
+        selector,
+        "el => { const r = el.getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, width: r.width, height: r.height}; }",
+    )
+
+
+def test_on_a_phone_confirm_keeps_the_page_where_the_tiles_land(
+    browser: Browser, live_url: str, make_user
+):
+    """Issue #35 item 5: after Confirm the player still sees their own board,
+    where their tiles landed, at the same place on the screen (no jump to the
+    top of the page), and the factory they emptied keeps its size."""
+    from tests.e2e.test_live_board import confirm_move
+    from tests.e2e.test_place_on_board import _a_take, _engine, _group, _played
+
+    page, game, _other = _open(browser, live_url, "classic", make_user, PHONE)
+    seat = game.seat_to_move
+    take = _a_take(_engine(game.pk), floor=False)
+    full = _box(page, f"[data-zone='factory-{take.source}']")
+    _group(page, take).click()
+    page.locator(f"[data-zone='line-{seat}-{take.line}']").click()
+    confirm = page.locator("#board form.confirm-move").get_by_role(
+        "button", name="Confirm"
+    )
+    expect(confirm).to_be_visible()
+    # The player reads the preview on their own board, Confirm in reach.
+    page.locator("#board .mine").scroll_into_view_if_needed()
+    confirm.scroll_into_view_if_needed()
+    scrolled = page.evaluate("scrollY")
+    mine = _box(page, "#board .mine")
+    assert scrolled > 0
+
+    confirm_move(page)
+    _played(page, game.pk, game.ply)
+    expect(page.locator("#board .status")).to_be_focused()
+    after = _box(page, "#board .mine")
+    assert page.evaluate("scrollY") > 0  # not the top of the page
+    assert abs(after["top"] - mine["top"]) <= 1  # the board where it was
+    line = _box(page, f"[data-zone='line-{seat}-{take.line}']")
+    assert line["top"] >= 0 and line["bottom"] <= PHONE["height"]  # tiles in sight
+
+    # The emptied factory: as large as it was full, as large as a full one
+    emptied = f"[data-zone='factory-{take.source}']"
+    expect(page.locator(f"{emptied} .empty-source")).to_have_count(1)
+    other = next(
+        f"[data-zone='factory-{index}']" for index in range(5) if index != take.source
+    )
+    expect(page.locator(f"{other} .empty-source")).to_have_count(0)
+    for box in (_box(page, emptied), _box(page, other)):
+        assert (round(box["width"]), round(box["height"])) == (
+            round(full["width"]),
+            round(full["height"]),
+        )
+    page.context.close()
