@@ -199,13 +199,15 @@ def _board_response(
         context["rematch_invites_me"] = rematch is not None and rematch.invites(
             request.user
         )
+    # who is around, beside the players' names above the board; a board
+    # redrawn alone brings that line with it, out of band (issue #35 item 3)
+    context["presence"] = presence(
+        users=[seat.user for seat in view.seats], viewer=request.user
+    )
     template = "games/game_detail.html"
     if wants_partial(request):
         template += "#board"
-    else:  # who is around, beside the players' names above the board
-        context["presence"] = presence(
-            users=[seat.user for seat in view.seats], viewer=request.user
-        )
+        context["players_oob"] = True
     return render(request, template, context)
 
 

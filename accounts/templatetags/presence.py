@@ -17,7 +17,7 @@ from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -43,8 +43,12 @@ def presence_mark(
     seen = mark.last_seen_at
     if not mark.online and seen is not None and timezone.now() - seen >= JUST_NOW:
         ago = timesince(seen, depth=1)
-    return render_to_string(
-        "accounts/_presence.html", {"mark": mark, "ago": ago, "seen": seen}
+    # stripped: the template file's last line break would read as a space
+    # before the comma that follows the mark (issue #35 item 7)
+    return mark_safe(  # noqa: S308 (rendered by the template engine, escaped)
+        render_to_string(
+            "accounts/_presence.html", {"mark": mark, "ago": ago, "seen": seen}
+        ).strip()
     )
 
 

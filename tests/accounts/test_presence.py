@@ -198,7 +198,7 @@ def test_a_player_who_blocks_you_shows_you_nothing(make_user, client_for):
 def _marks_beside_players(client, game) -> dict[str, tuple[str, str] | None]:
     """Each seated player's name on the game page → their presence mark, or None."""
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    players = re.search(r'<p class="meta players">(.*?)</p>', html, re.S)
+    players = re.search(r'<p class="meta players"[^>]*>(.*?)</p>', html, re.S)
     assert players is not None
     found: dict[str, tuple[str, str] | None] = {}
     for seat in re.split(r"(?=<a href=)", players.group(1))[1:]:  # one a seat
@@ -303,7 +303,7 @@ def test_the_game_page_marks_each_seated_person_not_the_computer(
     _seen(ana, minutes=1)
     _seen(binh, hours=1, minutes=5)
     html = client_for(chloe).get(reverse("games:detail", args=[game.pk])).content
-    players = re.search(r'<p class="meta players">.*?</p>', html.decode(), re.S)
+    players = re.search(r'<p class="meta players"[^>]*>.*?</p>', html.decode(), re.S)
     assert players is not None
     marks = _presence_marks(players.group(0))
     names = re.findall(r"<bdi>([^<]+)</bdi>", players.group(0))
@@ -322,7 +322,9 @@ def test_the_game_page_marks_each_seated_person_not_the_computer(
         computers={1: "easy"},
     )
     html = client_for(chloe).get(reverse("games:detail", args=[computer_game.pk]))
-    players = re.search(r'<p class="meta players">.*?</p>', html.content.decode(), re.S)
+    players = re.search(
+        r'<p class="meta players"[^>]*>.*?</p>', html.content.decode(), re.S
+    )
     assert players is not None
     assert _presence_marks(players.group(0)) == [("online", "online now")]  # ana only
 
@@ -343,3 +345,55 @@ def test_the_selector_reads_a_whole_table_in_two_queries(make_user, settings):
     with CaptureQueriesContext(connection) as queries:
         assert selectors.presence(users=people, viewer=None) == {}
     assert queries.captured_queries == []  # a visitor sees nobody's, asks nothing
+
+
+def _players_line(html: str) -> str:
+    """The players line of a game page (or of a board redrawn alone), as its
+    words read: tags dropped, spaces as they are."""
+    line = re.search(r'<p class="meta players"[^>]*>(.*?)</p>', html, re.S)
+    assert line is not None
+    return re.sub(r"<[^>]+>", "", line.group(1)).replace("\xa0", " ")
+
+
+def test_the_players_line_has_no_space_before_its_commas(
+    make_user, client_for, start_game
+):
+    """Issue #35 item 7: "online now ,  김민지" read a space before each comma."""
+    ana, binh, chloe = make_user("ana"), make_user("binh"), make_user("chloe")
+    game = start_game([ana, binh])
+    _seen(ana, minutes=1)
+    _seen(binh, hours=1, minutes=5)
+    html = client_for(chloe).get(reverse("games:detail", args=[game.pk])).text
+    names = re.findall(r"<bdi>([^<]+)</bdi>", html.split('class="meta players"')[1])
+    first = "online now" if names[0] == "ana" else "last seen 1 hour ago"
+    second = "last seen 1 hour ago" if names[0] == "ana" else "online now"
+    assert _players_line(html) == (f"Players: {names[0]} {first}, {names[1]} {second}")
+
+
+def test_a_watchers_board_redrawn_in_place_brings_the_players_marks_anew(
+    make_user, client_for, start_game
+):
+    """Issue #35 item 3: when a watcher's board refreshes in place (live.js
+    fetches the board's partial after its socket rang), the players line comes
+    with it, out of band, with who is around now."""
+    ana, binh, chloe = make_user("ana"), make_user("binh"), make_user("chloe")
+    game = start_game([ana, binh])
+    _seen(ana, hours=2)
+    _seen(binh, hours=2)
+    watcher = client_for(chloe)
+    url = reverse("games:detail", args=[game.pk])
+    page = watcher.get(url).text
+    assert [mark for mark, _words in _presence_marks(page)] == ["away", "away"]
+    assert 'id="players-line">' in page  # the whole page: in place, not out of band
+
+    _open_page(ana, game.pk)  # ana opens her game
+    board = watcher.get(url, headers={"HX-Request": "true"}).text
+    assert 'id="players-line" hx-swap-oob="true">' in board
+    line = _players_line(board)
+    assert "ana online now" in line and "binh last seen 2 hours ago" in line
+    # a visitor's redrawn board carries the line with no mark at all
+    from django.test import Client
+
+    anonymous = Client().get(url, headers={"HX-Request": "true"}).text
+    assert _presence_marks(anonymous) == []
+    assert _players_line(anonymous) in ("Players: ana, binh", "Players: binh, ana")
