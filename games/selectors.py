@@ -412,6 +412,16 @@ def game_list_recently_finished(*, user: User, limit: int = 10) -> QuerySet[Game
     )
 
 
+def has_played(*, user: User) -> bool:
+    """Whether ``user`` has sat in a game that started (in progress or over):
+    until then their home page welcomes them (issue #35 item 8)."""
+    return Seat.objects.filter(
+        user=user,
+        invite_status=Seat.Invite.JOINED,
+        game__status__in=[Game.Status.ACTIVE, Game.Status.FINISHED],
+    ).exists()
+
+
 def game_list_invitations(*, user: User) -> QuerySet[Game]:
     invited = Seat.objects.filter(
         game=OuterRef("pk"), user=user, invite_status=Seat.Invite.INVITED

@@ -68,12 +68,16 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         )
         if wants_partial(request):  # live.js: the lists again, after the socket rang
             return render(request, "games/home.html#lists", context)
+        # what to do first, until the player's first game has started
+        context["welcome"] = not selectors.has_played(user=user)
     return render(request, "games/home.html", context)
 
 
 @login_required
 def game_new(request: SignedInHttpRequest) -> HttpResponse:
-    form = GameCreateForm(request.POST or None, creator=request.user)
+    # ?invite_link: the home page's welcome, "a game with a friend, by link"
+    initial = {"invite_link": True} if "invite_link" in request.GET else {}
+    form = GameCreateForm(request.POST or None, creator=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
