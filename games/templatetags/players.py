@@ -1,4 +1,5 @@
-"""``{{ user|computer_badge }}``: the BOT mark after a computer player's name.
+"""``{{ user|computer_badge }}``: the BOT mark after a computer player's name,
+where the name does not already say it (a computer's shown name does).
 
 The one place the mark is written (issue #16: computer players are marked on
 every page that shows a name). Templates print the name as they always did
@@ -14,15 +15,23 @@ from django import template
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
+from accounts.models import COMPUTER_USERNAMES
+
 register = template.Library()
 
 
 @register.filter
 def computer_badge(user: Any) -> SafeString | str:
     """`` <abbr class="bot" …>BOT</abbr>`` (``games/_computer_badge.html``) for
-    a computer's account, else ""."""
+    a computer's account whose shown name does not already say it is the
+    computer, else "".
+
+    A computer player's shown name is its level's name, "Computer (easy)" in
+    the reader's language (``User.shown_name``), which no person can take: the
+    name is its mark, and a badge after it would say it twice ("Máy (dễ) MÁY",
+    issue #35 item 7)."""
     level = getattr(user, "computer_level", "")
-    if not level:
+    if not level or level in COMPUTER_USERNAMES:
         return ""
     return render_to_string(
         "games/_computer_badge.html",

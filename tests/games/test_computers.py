@@ -32,9 +32,10 @@ pytestmark = pytest.mark.django_db
 COMPUTER_MOVE = "games.tasks.computer_move"
 """The computer's move task (the notifications queue tasks of their own)."""
 
-BADGE = re.compile(
-    r'<abbr class="bot" title="([^"]+)" data-computer="(\w+)">BOT</abbr>'
-)
+NAMED = re.compile(r"<bdi>Computer \((easy|medium|strong)\)</bdi>")
+"""A computer's name, which says it is the computer: no badge after it repeats
+that (issue #35 item 7)."""
+BADGE = re.compile(r'<abbr class="bot"')
 
 
 @pytest.fixture(autouse=True)
@@ -215,11 +216,8 @@ def test_three_computers_and_a_person_play_a_four_player_game_to_its_end(
     assert list(loaded.game.outcome().scores) == [seat.score for seat in seats]
     replay = client.get(reverse("games:replay", args=[game.pk]), {"ply": len(events)})
     assert replay.status_code == 200
-    assert {level for _, level in BADGE.findall(replay.content.decode())} == {
-        "easy",
-        "medium",
-        "strong",
-    }
+    assert set(NAMED.findall(replay.content.decode())) == {"easy", "medium", "strong"}
+    assert not BADGE.search(replay.content.decode())
 
     # The log names the level that played; the final table marks the computers.
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
@@ -228,7 +226,8 @@ def test_three_computers_and_a_person_play_a_four_player_game_to_its_end(
     for seat in seats[1:]:
         row = results.split(f'data-seat="{seat.number}"')[1].split("</tr>")[0]
         assert seat.name in row
-        assert BADGE.search(row).group(2) == seat.user.computer_level
+        assert NAMED.search(row).group(1) == seat.user.computer_level
+        assert not BADGE.search(row) and "BOT" not in row
     row = results.split('data-seat="0"')[1].split("</tr>")[0]
     assert "BOT" not in row
 
@@ -358,7 +357,7 @@ def test_the_lobby_seats_a_computer_and_refuses_a_level_twice(make_user, client_
     seats = list(game.seats.select_related("user"))
     assert seats[1].user is None and seats[2].user == computer_player(level="easy")
     home = client.get(reverse("games:home")).content.decode()
-    assert BADGE.search(home).groups() == ("Computer player, easy level", "easy")
+    assert NAMED.search(home).group(1) == "easy" and not BADGE.search(home)
 
 
 def test_play_the_computer_now_starts_a_game_and_opens_its_board(make_user, client_for):
@@ -377,7 +376,7 @@ def test_play_the_computer_now_starts_a_game_and_opens_its_board(make_user, clie
     assert (game.variant, game.players) == ("classic-grey", 2)
     assert [s.user for s in game.seats.all()] == [ana, computer_player(level="medium")]
     board = client.get(answer["Location"]).content.decode()
-    assert 'id="board"' in board and 'data-computer="medium"' in board
+    assert 'id="board"' in board and NAMED.search(board).group(1) == "medium"
     # A bad form changes nothing.
     client.post(reverse("games:play_computer"), {"level": "godlike"})
     assert Game.objects.count() == 1
@@ -391,7 +390,7 @@ def test_the_profile_of_a_computer_shows_its_mark_and_games(make_user, client):
     assert page.status_code == 200
     heading = page.content.decode().split("<h1>")[1].split("</h1>")[0]
     assert "Computer (strong)" in heading
-    assert BADGE.search(heading).group(2) == "strong"
+    assert NAMED.search(heading).group(1) == "strong" and not BADGE.search(heading)
 
 
 def test_rated_games_against_computers_rate_both_and_people_lead_the_board(
@@ -418,7 +417,7 @@ def test_rated_games_against_computers_rate_both_and_people_lead_the_board(
     computers = computers.split("<tbody>")[1]
     assert "ana" in people and "Computer (easy)" not in people and "BOT" not in people
     assert "Computer (easy)" in computers and "ana" not in computers
-    assert BADGE.search(computers).group(2) == "easy"
+    assert NAMED.search(computers).group(1) == "easy" and not BADGE.search(computers)
     assert list(selectors.leaderboard(family="classic")) == [
         PlayerStats.objects.get(user=ana, family="classic")
     ]
@@ -431,7 +430,7 @@ def test_the_site_reads_computer_records_like_any_other(make_user, client):
     data = json.loads(client.get(reverse("games:record", args=[game.pk])).content)
     assert "Computer (medium)" in json.dumps(data, ensure_ascii=False)
     archive = client.get(reverse("games:archive")).content.decode()
-    assert BADGE.search(archive).group(2) == "medium"
+    assert NAMED.search(archive).group(1) == "medium" and not BADGE.search(archive)
 
 
 @pytest.mark.parametrize("variant", ["classic", "pavilion"])
@@ -447,7 +446,33 @@ def test_the_board_and_the_replay_mark_the_computer_beside_its_name(
     ]
     for page in pages:
         headings = re.findall(r"<h3[^>]*>(.*?)</h3>", page, re.S)
-        marked = [h for h in headings if 'data-computer="medium"' in h]
-        # the computer's board heading, and only it, carries the mark
-        assert len(marked) == 1
+        marked = [h for h in headings if NAMED.search(h)]
+        # the computer's board heading, and only it, is named as the computer,
+        # once: no badge after the name says it again
+        assert len(marked) == 1 and not BADGE.search(marked[0])
         assert f"<bdi>{computer.username}</bdi>" in marked[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [
+        ("en", "Computer (easy)"),
+        ("vi", "Máy (dễ)"),
+        ("pt-br", "Computador (fácil)"),
+        ("ko", "컴퓨터 (쉬움)"),
+    ],
+)
+def test_a_computer_is_marked_once_by_its_name(language: str, shown: str):
+    """Issue #35 item 7: the computer's name says it is the computer, so no
+    badge repeats it ("Máy (dễ) MÁY"); a person gets no badge either."""
+    from django.template import engines
+    from django.utils import translation
+
+    easy = computer_player(level="easy")
+    person = User.objects.create_user("ana", password="correct-horse-42")
+    template = engines["django"].from_string(
+        "{% load players %}<bdi>{{ user.shown_name }}</bdi>{{ user|computer_badge }}"
+    )
+    with translation.override(language):
+        assert template.render({"user": easy}) == f"<bdi>{shown}</bdi>"
+        assert template.render({"user": person}) == "<bdi>ana</bdi>"

@@ -10,6 +10,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+from accounts.models import User
 from accounts.services import computer_player
 from games import selectors, services
 from games.models import Game, PlayerStats
@@ -92,7 +93,9 @@ def test_the_seats_are_marked_for_the_script_that_follows_the_player_count(
 # ---------------------------------------------------------------- item 8
 
 
-def test_the_status_line_puts_the_computer_mark_after_its_name(make_user, client_for):
+def test_the_status_line_names_the_computer_once(make_user, client_for):
+    """The computer's name says it is the computer: no badge after it says it
+    again, in any language ("Máy (dễ) MÁY", issue #35 item 7)."""
     ana = make_user("ana")
     game = services.game_create(
         creator=ana,
@@ -112,17 +115,18 @@ def test_the_status_line_puts_the_computer_mark_after_its_name(make_user, client
         )
     game.refresh_from_db()
     assert game.seat_to_move == 1 and game.status == Game.Status.ACTIVE
-    page = client_for(ana).get(reverse("games:detail", args=[game.pk]))
-    status = _element(page.content.decode(), r'<p class="status"')
-    assert _text(status).startswith(
-        f"Computer (medium) BOT to move. Round {game_round(game)}."
-    )
-    # In DOM order: the name, its mark (the badge element), then the words.
-    in_order = re.search(
-        r"Computer \(medium\)\s*(<abbr class=\"bot\"[^>]*>BOT</abbr>)\s*to move\.",
-        status,
-    )
-    assert in_order and 'data-computer="medium"' in in_order.group(1)
+    round_ = game_round(game)
+    for language, expected in [
+        ("en", f"Computer (medium) to move. Round {round_}."),
+        ("vi", f"Lượt của Máy (vừa). Vòng {round_}."),
+        ("pt-br", f"Vez de Computador (médio). Rodada {round_}."),
+        ("ko", f"컴퓨터 (보통) 님의 차례입니다. {round_}라운드."),
+    ]:
+        User.objects.filter(pk=ana.pk).update(language=language)
+        page = client_for(ana).get(reverse("games:detail", args=[game.pk]))
+        status = _element(page.content.decode(), r'<p class="status"')
+        assert _text(status).startswith(expected), (language, _text(status))
+        assert 'class="bot"' not in status
 
 
 # ---------------------------------------------------------------- item 10
