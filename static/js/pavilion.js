@@ -28,11 +28,14 @@
     pending = { x: window.scrollX, y: window.scrollY, id: source.matches(".pv-step") ? source.id : "" };
   });
 
-  document.addEventListener("htmx:afterSwap", function () {
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var board = document.getElementById("board");
+    // The board's own swap, not a line that came with it out of band (the
+    // players line, games/views.py).
+    if (!board || event.target !== board && !board.contains(event.target)) return;
     var choice = pending;
     pending = null;
-    var board = document.getElementById("board");
-    if (!choice || !board || board.querySelector(".error")) return;
+    if (!choice || board.querySelector(".error")) return;
     var clicked = choice.id ? document.getElementById(choice.id) : null;
     var target = focusable(clicked) ? clicked : board.querySelector(".pv-panel .pv-primary:not([disabled])");
     if (!target && clicked && clicked.closest(".pv-stepper")) {
