@@ -96,9 +96,10 @@ class FollowError(ValueError):
 def follow_create(*, follower: User, followed: User) -> Follow:
     """``follower`` follows ``followed`` (issue #26): their games show on the
     follower's home page; two who follow each other are friends. Following
-    again changes nothing. Refused for oneself, a computer, and while either
-    blocks the other (a player who blocks the follower is not named as the
-    reason, as with invitations)."""
+    again changes nothing. Refused for oneself, a computer, and while
+    ``follower`` blocks ``followed``. One whom ``followed`` blocks follows as
+    anyone does, and nobody is told (issue #35 item 2: nothing reveals a
+    block; a follow tells nobody, and shows only public games)."""
     if followed.pk == follower.pk:
         raise FollowError(_("You cannot follow yourself."))
     if followed.is_computer:
@@ -109,8 +110,6 @@ def follow_create(*, follower: User, followed: User) -> Follow:
             raise FollowError(
                 _("You block %(name)s: unblock them first to follow them.") % name
             )
-        if selectors.user_blocks(blocker=followed, blocked=follower):
-            raise FollowError(_("You cannot follow %(name)s.") % name)
         follow, _created = Follow.objects.get_or_create(
             follower=follower, followed=followed
         )

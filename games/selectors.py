@@ -15,7 +15,13 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import Follow, User, Vacation
-from accounts.selectors import blocked_ids, following, friend_ids
+from accounts.selectors import (
+    block_list,
+    blocked_ids,
+    following,
+    friend_ids,
+    user_blocks,
+)
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
@@ -164,6 +170,9 @@ class SeatView:
     seat: Seat | None
     """The viewer's seat (joined or only invited), or None."""
     is_creator: bool
+    blocks_creator: bool = False
+    """The viewer is invited but blocks the game's creator: the invitation
+    stands for the creator, unseen by the viewer (issue #35 item 2)."""
 
     @property
     def number(self) -> int | None:
@@ -226,12 +235,20 @@ class SeatView:
         return self.number is not None and self.active and not self.left
 
     @property
-    def may_answer_invitation(self) -> bool:
+    def invited(self) -> bool:
+        """The viewer's seat is an invitation not answered yet, of a game
+        not started yet (seen or not: ``may_answer_invitation``)."""
         return (
             self.game.status == Game.Status.OPEN
             and self.seat is not None
             and self.seat.invite_status == Seat.Invite.INVITED
         )
+
+    @property
+    def may_answer_invitation(self) -> bool:
+        """The viewer is invited and sees it: not one who blocks the creator,
+        to whom the page offers nothing (issue #35 item 2)."""
+        return self.invited and not self.blocks_creator
 
     @property
     def may_join(self) -> bool:
@@ -338,12 +355,22 @@ def seat_view(
     mine = None
     if user_id is not None:
         mine = next((s for s in rows if s.user_id == user_id), None)
+    # Only for an invitation still waiting: one query then, none otherwise.
+    blocks_creator = (
+        viewer is not None
+        and mine is not None
+        and mine.invite_status == Seat.Invite.INVITED
+        and game.status == Game.Status.OPEN
+        and game.creator_id != viewer.pk
+        and user_blocks(blocker=viewer, blocked=game.creator)
+    )
     return SeatView(
         game=game,
         viewer=viewer,
         seats=rows,
         seat=mine,
         is_creator=user_id is not None and game.creator_id == user_id,
+        blocks_creator=blocks_creator,
     )
 
 
@@ -423,13 +450,16 @@ def has_played(*, user: User) -> bool:
 
 
 def game_list_invitations(*, user: User) -> QuerySet[Game]:
+    """The open games ``user`` is invited to and has not answered, newest
+    first; not those whose creator ``user`` blocks, which stand unseen
+    (issue #35 item 2)."""
     invited = Seat.objects.filter(
         game=OuterRef("pk"), user=user, invite_status=Seat.Invite.INVITED
     )
     return _with_seats(
-        Game.objects.filter(Exists(invited), status=Game.Status.OPEN).order_by(
-            "-created_at"
-        )
+        Game.objects.filter(Exists(invited), status=Game.Status.OPEN)
+        .exclude(creator__in=block_list(user=user))
+        .order_by("-created_at")
     )
 
 

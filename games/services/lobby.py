@@ -115,30 +115,31 @@ def _invitations_since(creator: User, since: Any) -> list[Any]:
     return sorted(made.values())
 
 
-def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
-    """Refuse invitations that would flood a player (issue #23): to a player who
-    blocks ``creator`` or whom ``creator`` blocks (issue #26; the message does
-    not say why), to one ``creator``
+def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> set[int]:
+    """Refuse invitations that would flood a player (issue #23): to a player
+    ``creator`` blocks (they know it: issue #35 item 2), to one ``creator``
     already invited to a game not started yet, or beyond
     ``INVITATIONS_PER_HOUR`` invitations of ``creator`` in the last hour.
     (The invitee's side, ``INVITATION_NOTICES_PER_HOUR``, is
     ``notify.services.channels``: beyond it the invitation stands, untold.)
+    Returns the ids of the invitees who block ``creator``: their invitation
+    stands for ``creator`` as any unanswered one, but they are never told nor
+    shown it (``_tell_invited``; ``selectors.SeatView.may_answer_invitation``),
+    so that nothing reveals the block.
     Called inside the creating transaction with the creator's row locked, so two
     creations at once are counted one after the other."""
     if not invitees:
-        return
+        return set()
     User.objects.select_for_update().filter(pk=creator.pk).first()
-    blockers = blocked_ids(
-        user=creator, among=[u.pk for u in invitees], either_way=True
-    )
-    if blockers:
-        names = [u.username for u in invitees if u.pk in blockers]
+    among = [u.pk for u in invitees]
+    silent = blocked_ids(user=creator, among=among)
+    blocked = blocked_ids(user=creator, among=among, either_way=True) - silent
+    if blocked:
+        names = [u.username for u in invitees if u.pk in blocked]
         raise GameActionError(
             ngettext(
-                "You cannot invite %(names)s. Invite someone else, or leave the "
-                "seat open.",
-                "You cannot invite %(names)s. Invite someone else, or leave the "
-                "seats open.",
+                "You block %(names)s: unblock them first to invite them.",
+                "You block %(names)s: unblock them first to invite them.",
                 len(names),
             )
             % {"names": ", ".join(names)},
@@ -170,7 +171,7 @@ def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> None:
     sent = _invitations_since(creator, now - timedelta(hours=1))
     over = len(sent) + len(invitees) - per_hour
     if over <= 0:
-        return
+        return silent
     # Enough of this hour's invitations must age out first.
     free_at = sent[over - 1] + timedelta(hours=1) if over <= len(sent) else None
     message = ngettext(
@@ -291,7 +292,7 @@ def game_create(
         _invite_link_check(players=players, invitees=invitees, computers=computers)
     with transaction.atomic():
         _computer_games_allowed(creator=creator, computers=computers)
-        _invitations_allowed(creator=creator, invitees=invitees)
+        silent = _invitations_allowed(creator=creator, invitees=invitees)
         robots = {
             number: computer_player(level=level) for number, level in computers.items()
         }
@@ -308,14 +309,21 @@ def game_create(
         seats = _new_seats(game, creator=creator, robots=robots, invitees=invitees)
         Seat.objects.bulk_create(seats)
         _start_if_full(game, seats, by=creator.pk)
-        for user in invitees:
-            transaction.on_commit(
-                functools.partial(
-                    notifications.invited, game_id=game.pk, user_id=user.pk
-                )
-            )
-            _announce(signals.invited, game_id=game.pk, user_id=user.pk)
+        _tell_invited(game, invitees, silent=silent)
     return game
+
+
+def _tell_invited(game: Game, invitees: Sequence[User], *, silent: set[int]) -> None:
+    """Tell each of ``invitees`` of their invitation to ``game`` (their pages
+    after commit; e-mail and push by ``signals.invited``), but none in
+    ``silent``, who block its creator (issue #35 item 2: nothing tells them)."""
+    for user in invitees:
+        if user.pk in silent:
+            continue
+        transaction.on_commit(
+            functools.partial(notifications.invited, game_id=game.pk, user_id=user.pk)
+        )
+        _announce(signals.invited, game_id=game.pk, user_id=user.pk)
 
 
 def game_join(*, game_id: int, user: User, invite_token: str | None = None) -> Game:
@@ -374,7 +382,11 @@ def game_invitation_respond(*, game_id: int, user: User, accept: bool) -> Game:
         seats = list(game.seats.order_by("number"))
         view = seat_view(game=game, user=user, seats=seats)
         mine = view.seat
-        if mine is None or not view.may_answer_invitation:
+        # One who blocks the creator never sees the invitation, and may only
+        # decline it (``games.receivers.on_block_created`` does, at the block).
+        if mine is None or not (
+            view.may_answer_invitation or (view.invited and not accept)
+        ):
             raise GameActionError(_("You have no invitation to this game."), "invite")
         if accept:
             return _accept(game, mine, seats)

@@ -13,21 +13,19 @@ constraint); the two games link to each other (``Game.rematch_of``).
 
 from __future__ import annotations
 
-import functools
-
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .. import notifications, signals
 from ..models import Game, Seat
 from ..selectors import seat_view
-from .common import GameActionError, _announce, _locked_game, _ring_rematched
+from .common import GameActionError, _locked_game, _ring_rematched
 from .lobby import (
     _computer_games_allowed,
     _invitations_allowed,
     _start_if_full,
+    _tell_invited,
     game_invitation_respond,
 )
 
@@ -80,7 +78,7 @@ def _offer(game: Game, seats: list[Seat], user: User) -> Game:
     }
     invitees = [u for u in people if u.pk != user.pk and not u.computer_level]
     _computer_games_allowed(creator=user, computers=computers)
-    _invitations_allowed(creator=user, invitees=invitees)
+    silent = _invitations_allowed(creator=user, invitees=invitees)
     # (a second offer at once waits on the finished game's lock, then finds
     # this one: the constraint game_one_rematch is the data's own guard)
     rematch = Game.objects.create(
@@ -104,12 +102,6 @@ def _offer(game: Game, seats: list[Seat], user: User) -> Game:
     ]
     Seat.objects.bulk_create(new_seats)
     _start_if_full(rematch, new_seats, by=user.pk)
-    for invitee in invitees:
-        transaction.on_commit(
-            functools.partial(
-                notifications.invited, game_id=rematch.pk, user_id=invitee.pk
-            )
-        )
-        _announce(signals.invited, game_id=rematch.pk, user_id=invitee.pk)
+    _tell_invited(rematch, invitees, silent=silent)
     _ring_rematched(rematch)
     return rematch

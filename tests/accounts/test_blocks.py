@@ -51,15 +51,12 @@ def test_a_blocked_player_cannot_invite_and_can_again_once_unblocked(
     )
     assert ">Unblock</button>" in page
 
-    refused = _invite(binh_client, "ana")
-    assert refused.status_code == 200
-    text = _text(refused)
-    assert "You cannot invite ana. Invite someone else, or leave the seat open." in text
-    assert "block" not in text.split("<main", 1)[-1].lower()  # nothing says why
-    assert not Seat.objects.filter(user=ana, invite_status="invited").exists()
+    # The invitation stands for binh as any (issue #35 item 2), unseen by ana.
+    assert _invite(binh_client, "ana").status_code == 302
+    assert Seat.objects.filter(user=ana, invite_status="invited").exists()
+    assert list(selectors.game_list_invitations(user=ana)) == []
 
     ana_client.post("/accounts/players/binh/unblock/")
-    assert _invite(binh_client, "ana").status_code == 302
     [game] = selectors.game_list_invitations(user=ana)
     assert game.creator == binh
 
@@ -76,8 +73,11 @@ def test_one_blocker_among_the_invitees_refuses_the_whole_game(players, client_f
             "invite": "binh chloe",
         },
     )
-    assert "You cannot invite chloe." in _text(response)
-    assert not Game.objects.filter(creator=ana).exists()
+    # Issue #35 item 2: the game is made; chloe is never shown it.
+    assert response.status_code == 302
+    game = Game.objects.get(creator=ana)
+    assert game.seats.filter(user=chloe, invite_status="invited").exists()
+    assert list(selectors.game_list_invitations(user=chloe)) == []
 
 
 def test_blocking_declines_their_waiting_invitations(players, client_for):
@@ -178,19 +178,19 @@ def test_blocked_ids_answers_one_way_or_either_way(players):
     assert blocked_ids(user=ana, among=[binh.pk], either_way=True) == {binh.pk}
 
 
-def test_the_service_refuses_an_invitation_to_a_blocker(players):
+def test_the_service_lets_an_invitation_to_a_blocker_stand_unseen(players):
     ana, binh = players[:2]
     Block.objects.create(blocker=ana, blocked=binh)
-    with pytest.raises(services.GameActionError) as refused:
-        services.game_create(
-            creator=binh,
-            variant="classic",
-            players=2,
-            days_per_move=3,
-            rated=False,
-            invitees=[ana],
-        )
-    assert refused.value.code == "invite_blocked"
+    game = services.game_create(
+        creator=binh,
+        variant="classic",
+        players=2,
+        days_per_move=3,
+        rated=False,
+        invitees=[ana],
+    )
+    assert game.seats.get(user=ana).invite_status == "invited"
+    assert not selectors.seat_view(game=game, user=ana).may_answer_invitation
 
 
 def test_nor_does_a_blocker_invite_the_player_they_block(players):
@@ -205,8 +205,9 @@ def test_nor_does_a_blocker_invite_the_player_they_block(players):
             rated=False,
             invitees=[binh],
         )
+    assert refused.value.code == "invite_blocked"
     assert refused.value.message == (
-        "You cannot invite binh. Invite someone else, or leave the seat open."
+        "You block binh: unblock them first to invite them."
     )
     assert not Game.objects.filter(creator=ana).exists()
 

@@ -169,12 +169,12 @@ def test_a_game_in_progress_or_a_blocked_player_is_refused(
     assert [str(m) for m in answer.context["messages"]] == [
         "A game can be played again once it is over."
     ]
-    block_create(blocker=binh, blocked=ana)
+    block_create(blocker=ana, blocked=binh)
     answer = client_for(ana).post(
         reverse("games:rematch", args=[finished.pk]), follow=True
     )
     assert [str(m) for m in answer.context["messages"]] == [
-        "You cannot invite binh. Invite someone else, or leave the seat open."
+        "You block binh: unblock them first to invite them."
     ]
     assert not Game.objects.filter(rematch_of__isnull=False).exists()
 
