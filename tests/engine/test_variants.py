@@ -26,6 +26,7 @@ REGISTRY = "games/engine/variants.py"
 TEMPLATE_LINKS = {
     # A template's {% url %} names its family as a literal argument.
     "templates/base.html": {"classic": 1},
+    "templates/games/home.html": {"classic": 1, "pavilion": 1},  # the welcome
     "templates/games/rules/classic.html": {"pavilion": 1},
     "templates/games/rules/pavilion.html": {"classic": 1},
 }
