@@ -10,7 +10,6 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.db import connection, connections
-from django.utils import timezone
 
 from accounts.services import (
     VacationError,
@@ -23,27 +22,10 @@ from games import clock, jobs, selectors, services
 from games.models import Game, Move, Seat
 from tests.accounts.settings_form import settings_post
 
+from .conftest import Clock
 from .helpers import move_event, move_post_data
 
 pytestmark = pytest.mark.django_db
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **delta) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-def fake_clock(monkeypatch):
-    fake = Clock()
-    monkeypatch.setattr(clock, "now", fake)
-    return fake
 
 
 def to_move(game: Game):

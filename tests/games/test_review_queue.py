@@ -15,35 +15,18 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games import clock, review_queue, services, tasks
 from games.engine import record
 from games.models import Game, GameReview
 
+from .conftest import Clock
+
 pytestmark = pytest.mark.django_db
 
 REVIEW_GAME = "games.tasks.review_game"
 _seeds = itertools.count(100)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **delta) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-def fake_clock(monkeypatch):
-    fake = Clock()
-    monkeypatch.setattr(clock, "now", fake)
-    return fake
 
 
 def _import(user) -> Game:

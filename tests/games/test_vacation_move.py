@@ -9,7 +9,6 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import Vacation
 from accounts.services import (
@@ -18,7 +17,7 @@ from accounts.services import (
     vacation_end,
     vacation_start,
 )
-from games import clock, notifications, selectors, services
+from games import notifications, selectors, services
 from games.models import Game
 
 from .helpers import move_event, move_post_data
@@ -27,24 +26,6 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ENDED = "Your vacation has ended: you are playing again."
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = timezone.now()
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, **delta) -> None:
-        self.now += timedelta(**delta)
-
-
-@pytest.fixture
-def fake_clock(monkeypatch):
-    fake = Clock()
-    monkeypatch.setattr(clock, "now", fake)
-    return fake
 
 
 def to_move(game: Game):
