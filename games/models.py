@@ -234,6 +234,25 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_variant_display()}"
 
+    # The status as the templates ask it, never by its stored string.
+    @property
+    def waiting(self) -> bool:
+        """Open: waiting for its players, not started yet."""
+        return self.status == Game.Status.OPEN
+
+    @property
+    def active(self) -> bool:
+        return self.status == Game.Status.ACTIVE
+
+    @property
+    def over(self) -> bool:
+        """Finished (a resigned or timed-out game is finished too)."""
+        return self.status == Game.Status.FINISHED
+
+    @property
+    def cancelled(self) -> bool:
+        return self.status == Game.Status.CANCELLED
+
     @property
     def cached_events(self) -> list[dict[str, Any]]:
         events = self.state.get("events", []) if isinstance(self.state, dict) else []
@@ -334,6 +353,15 @@ class Seat(models.Model):
     def score_table_of(game: Game) -> str:
         """``Seat.score_table`` for the seats of ``game`` once it finished."""
         return "" if game.imported else f"{variant_family(game.variant)}-{game.players}"
+
+    @property
+    def invited(self) -> bool:
+        """Invited and not answered yet."""
+        return self.invite_status == Seat.Invite.INVITED
+
+    @property
+    def declined(self) -> bool:
+        return self.invite_status == Seat.Invite.DECLINED
 
     @property
     def record_name(self) -> str:
