@@ -473,10 +473,6 @@ class PlayerStats(models.Model):
     def average_score(self) -> float | None:
         return self.score_sum / self.games if self.games else None
 
-    @property
-    def rated_win_rate(self) -> float | None:
-        return self.rated_wins / self.rated_games if self.rated_games else None
-
 
 class RatingChange(models.Model):
     """A player's rating after one rated game: the rating history (profile chart)."""
@@ -509,12 +505,6 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}/{self.game_id}: {self.ordinal:.1f}"
-
-    @property
-    def ordinal_before(self) -> float:
-        from .ratings import conservative
-
-        return conservative(self.mu_before, self.sigma_before)
 
 
 class GameReview(models.Model):
