@@ -29,7 +29,7 @@ from . import replay as replays
 from . import reviews, selectors, services
 from .families import family_for
 from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
-from .models import FAMILY_VARIANTS, Family, Game
+from .models import FAMILY_VARIANTS, Family, Game, GameReview
 from .ratings import PROVISIONAL_GAMES
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 from .results import final_results
@@ -166,9 +166,11 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["review"] = None
     else:
         context["review"] = review
-        context["may_retry"] = (
-            review.ready
-            and selectors.seat_view(game=game, user=request.user).number is not None
+        view = selectors.seat_view(game=game, user=request.user)
+        context["may_retry"] = review.ready and view.may_retry
+        # Being made: the Review tab's doorbell (the replay's review panel).
+        context["review_making"] = (
+            not review.ready and review.status != GameReview.Status.FAILED
         )
         if "review" in request.GET:  # asked for: the steps' links keep it shown
             context["review_query"] = "&review"
@@ -207,8 +209,9 @@ def game_retry(request: SignedInHttpRequest, pk: int) -> HttpResponse:
     blunders of a reviewed game, one at a time (``?n=``), as puzzles: choose
     among the decisions the review weighed; POST says whether it was better."""
     game = _game_or_404(pk)
-    seat = selectors.seat_view(game=game, user=request.user).number
-    if seat is None:
+    view = selectors.seat_view(game=game, user=request.user)
+    seat = view.number
+    if not view.may_retry or seat is None:
         raise Http404(_("Only the players of this game retry its mistakes."))
     if selectors.game_continued(game=game) is not None:
         raise Http404(_("This record continues a game in progress."))

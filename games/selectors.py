@@ -292,6 +292,13 @@ class SeatView:
         return self.game.status == Game.Status.OPEN and self.is_creator
 
     @property
+    def may_retry(self) -> bool:
+        """A player of the game (joined) may retry their mistakes of its
+        review (``history_views.game_retry``; the replay offers it once the
+        review is made)."""
+        return self.number is not None
+
+    @property
     def may_offer_rematch(self) -> bool:
         """A player of a finished game (not an imported one) may offer to play
         it again (``services.game_rematch``)."""
@@ -781,7 +788,7 @@ def leaderboard(
     yet instead (one rated game or more), the nearest to settled first: the
     leaderboard's section below the ranked list (issue #25).
     """
-    recent = timezone.now() - timedelta(days=LEADERBOARD_DAYS)
+    recent = clock.now() - timedelta(days=LEADERBOARD_DAYS)
     games = (
         Q(rated_games__gte=1, rated_games__lt=PROVISIONAL_GAMES)
         if provisional
