@@ -234,7 +234,8 @@ def push_subscription_save(
             if subscription.user_id != user.pk:
                 if (subscription.p256dh, subscription.auth) != (p256dh, auth):
                     raise SubscriptionTaken(endpoint)
-                subscription.created_at = timezone.now()  # new to this account
+                # new to this account; Django's clock, as auto_now_add (not game time)
+                subscription.created_at = timezone.now()
             for name, value in fields.items():
                 setattr(subscription, name, value)
             subscription.save()

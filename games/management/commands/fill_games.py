@@ -22,9 +22,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection, transaction
-from django.utils import timezone
 
 from accounts.models import User
+from games import clock
 from games.engine import variants
 from games.fill import FillGame, play, play_many
 from games.models import Game, Move, PlayerStats, RatingChange, Seat, variant_family
@@ -88,7 +88,7 @@ class Command(BaseCommand):
         pool_size = options["players"] or min(max(count // 50, 8), 2000)
         started = time.perf_counter()
         users = self._users(pool_size)
-        now = timezone.now()
+        now = clock.now()
         span = timedelta(days=options["days"]).total_seconds()
         finish_times = sorted(
             now - timedelta(seconds=rng.random() * span) for _ in range(count)
