@@ -183,6 +183,9 @@ class User(AbstractUser):
         "folded): two accounts cannot share it (accounts.usernames).",
     )
 
+    # The engine's levels (games.engine.bots.LEVELS, their home), spelled here
+    # because accounts imports no other app; tests/games/test_computers.py holds
+    # them equal.
     class ComputerLevel(models.TextChoices):
         EASY = "easy", _("easy")
         MEDIUM = "medium", _("medium")

@@ -27,7 +27,7 @@ def _local_apps() -> list[str]:
     return [app for app in apps if (ROOT / app / "__init__.py").is_file()]
 
 
-def test_every_local_app_and_its_packages_are_packaged():
+def test_every_local_app_and_its_packages_are_packaged() -> None:
     packaged = _packaged()
     project = settings.ROOT_URLCONF.split(".")[0]
     assert {"accounts", "games", "chat", "notify"} <= set(_local_apps())

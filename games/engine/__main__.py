@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+from .bots import LEVELS, choose
 from .common import RecordError
 from .record import (
     default_names,
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     suggest = commands.add_parser(
         "suggest", help="print a computer player's next decision for a record"
     )
-    suggest.add_argument("--level", choices=("easy", "medium", "strong"), required=True)
+    suggest.add_argument("--level", choices=LEVELS, required=True)
     suggest.add_argument("--seconds", type=float, default=None, help="strong's budget")
     suggest.add_argument("--seed", type=int, default=0)
     suggest.add_argument("file", type=Path)
@@ -99,8 +100,6 @@ def _review(file: Path, seconds: float, seed: int) -> int:
 
 def _suggest(file: Path, level: str, seconds: float | None, seed: int) -> int:
     """Print the decision of ``level`` for a record in progress as one event."""
-    from .bots import choose
-
     try:
         text = file.read_bytes()
     except OSError as error:

@@ -96,6 +96,11 @@ M = TypeVar("M", bound=Decision)
 """That family's decisions (``classic.Move``, ``pavilion.Move``)."""
 
 LEVELS = ("easy", "medium", "strong")
+"""The levels the site offers, weakest first: their one home. The command line
+offers these (``__main__``); the site's account field spells them again as
+``accounts.models.User.ComputerLevel``, since accounts imports no other app and
+the engine no Django (``docs/style.md``): ``tests/games/test_computers.py``
+holds the two equal."""
 REFERENCE_LEVELS = ("strong-1",)
 """Levels the site does not offer, kept to measure the others against
 (``bench/bots.py``): ``strong-1`` is the strong level as it was before the

@@ -18,7 +18,7 @@ from django_tasks_db.models import DBTaskResult
 
 import games.clock
 from accounts.forms import SignUpForm
-from accounts.models import User
+from accounts.models import COMPUTER_USERNAMES, User
 from accounts.services import computer_player
 from games import jobs, selectors, services, tasks
 from games.engine import bots, record
@@ -87,6 +87,13 @@ def _game_against(user: User, level: str, **kwargs) -> Game:
 
 
 # ---------------------------------------------------------------- accounts
+
+
+def test_the_site_offers_the_engines_levels_and_names_each():
+    """The levels' home is the engine's ``bots.LEVELS``; accounts, which
+    imports no other app, spells them for its field and the computers' names."""
+    assert User.ComputerLevel.values == list(bots.LEVELS)
+    assert list(COMPUTER_USERNAMES) == list(bots.LEVELS)
 
 
 def test_one_account_per_level_that_nobody_can_log_in_to():
