@@ -71,6 +71,14 @@ TIMELINE_SHARE = 8
 """The evaluator's playouts after each decision (the chart's line) cost this
 fraction of what the budget would buy in playouts."""
 DEFAULT_SECONDS = 1.0
+"""The budget of each decision, in seconds of the development machine: the
+command line's default and the site's (``settings.REVIEW_SECONDS``, unset)."""
+FORMAT_VERSION = 1
+"""The version of :meth:`Review.to_json`'s format, which :meth:`Review.from_json`
+checks (a review stored before it was written has none: version 1)."""
+ALTERNATIVES_KEPT = 3
+"""A weighed decision's best others that :meth:`Review.to_json` keeps (the
+Review tab lists three)."""
 
 
 @dataclass(frozen=True)
@@ -138,8 +146,13 @@ class Review:
     """Each seat's expected margin after each event (the chart's line)."""
 
     def to_json(self) -> dict[str, Any]:
-        """What ``python -m games.engine review`` prints."""
+        """What ``python -m games.engine review`` prints and the site stores
+        (``GameReview.data``): the figures rounded (points to two decimals,
+        accuracy to one), each weighed decision's ``ALTERNATIVES_KEPT`` best
+        others by its event's index, and the format's ``version``;
+        :meth:`from_json` reads it back."""
         return {
+            "version": FORMAT_VERSION,
             "decisions": [
                 {
                     "event": d.event,
@@ -174,7 +187,165 @@ class Review:
                 }
                 for s in self.seats
             ],
+            "timeline": [[round(v, 2) for v in point] for point in self.timeline],
+            "alternatives": {
+                str(d.event): [
+                    [event, round(value, 2)]
+                    for event, value in d.alternatives[:ALTERNATIVES_KEPT]
+                ]
+                for d in self.decisions
+                if not d.forced
+            },
         }
+
+    @classmethod
+    def from_json(cls, data: object) -> Review:
+        """The review :meth:`to_json` wrote (its figures rounded, its
+        decisions' ``ALTERNATIVES_KEPT`` best others), or ValueError for an
+        unknown ``version`` or data of another shape. A review written before
+        the format had a version reads as version 1, and what it lacks as its
+        writer meant it: a decision's ``spread`` 0, a seat's ``start`` and
+        ``others`` 0 and ``actual`` None (no story), labels never counted 0,
+        no ``timeline`` or ``alternatives`` none."""
+        review = _object(data, "the review")
+        version = _int(review.get("version", FORMAT_VERSION), "its version")
+        if version != FORMAT_VERSION:
+            raise ValueError(
+                f"review: unknown format version {version} (this one reads "
+                f"{FORMAT_VERSION})"
+            )
+        weighed = _object(review.get("alternatives", {}), "its alternatives")
+        decisions = []
+        for number, item in enumerate(_list(review, "decisions")):
+            decision = _object(item, f"decision {number}")
+            event = _int(decision.get("event"), f"decision {number}'s event")
+            forced = _bool(decision.get("forced"), f"decision {number}'s forced")
+            decisions.append(
+                DecisionReview(
+                    event=event,
+                    seat=_int(decision.get("seat"), f"decision {number}'s seat"),
+                    played=_event(
+                        decision.get("played"), f"decision {number}'s played"
+                    ),
+                    best=_event(decision.get("best"), f"decision {number}'s best"),
+                    lost=_number(decision.get("lost"), f"decision {number}'s lost"),
+                    label=_str(decision.get("label"), f"decision {number}'s label"),
+                    forced=forced,
+                    alternatives=()
+                    if forced
+                    else _alternatives(weighed.get(str(event), []), event),
+                    spread=_number(
+                        decision.get("spread", 0.0), f"decision {number}'s spread"
+                    ),
+                )
+            )
+        chances = []
+        for number, item in enumerate(_list(review, "chances")):
+            chance = _object(item, f"chance {number}")
+            chances.append(
+                ChanceReview(
+                    event=_int(chance.get("event"), f"chance {number}'s event"),
+                    kind=_str(chance.get("kind"), f"chance {number}'s kind"),
+                    luck=_numbers(chance.get("luck"), f"chance {number}'s luck"),
+                )
+            )
+        seats = []
+        for number, item in enumerate(_list(review, "seats")):
+            seat = _object(item, f"seat {number}")
+            actual = seat.get("actual")
+            seats.append(
+                SeatReview(
+                    seat=_int(seat.get("seat"), f"seat {number}'s number"),
+                    lost=_number(seat.get("lost"), f"seat {number}'s lost"),
+                    luck=_number(seat.get("luck"), f"seat {number}'s luck"),
+                    accuracy=_number(seat.get("accuracy"), f"seat {number}'s accuracy"),
+                    labels={
+                        name: _int(seat.get(name, 0), f"seat {number}'s {name}s")
+                        for name, _ in THRESHOLDS
+                    },
+                    start=_number(seat.get("start", 0.0), f"seat {number}'s start"),
+                    others=_number(seat.get("others", 0.0), f"seat {number}'s others"),
+                    actual=None
+                    if actual is None
+                    else _number(actual, f"seat {number}'s actual"),
+                )
+            )
+        timeline = review.get("timeline", [])
+        if not isinstance(timeline, list):
+            raise ValueError("review: its timeline is not a list")
+        return cls(
+            decisions=tuple(decisions),
+            chances=tuple(chances),
+            seats=tuple(seats),
+            timeline=tuple(
+                _numbers(point, f"the timeline's point {number}")
+                for number, point in enumerate(timeline)
+            ),
+        )
+
+
+def _object(value: object, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"review: {what} is not an object")
+    return value
+
+
+def _list(review: Mapping[str, Any], key: str) -> list[Any]:
+    value = review.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"review: its {key} are not a list")
+    return value
+
+
+def _int(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"review: {what} is not a whole number")
+    return value
+
+
+def _number(value: object, what: str) -> float:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise ValueError(f"review: {what} is not a number")
+    return value
+
+
+def _numbers(value: object, what: str) -> tuple[float, ...]:
+    if not isinstance(value, list):
+        raise ValueError(f"review: {what} is not a list")
+    return tuple(_number(v, what) for v in value)
+
+
+def _bool(value: object, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"review: {what} is not true or false")
+    return value
+
+
+def _str(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"review: {what} is not a string")
+    return value
+
+
+def _event(value: object, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"review: {what} is not a record event")
+    return value
+
+
+def _alternatives(
+    value: object, event: int
+) -> tuple[tuple[dict[str, Any], float], ...]:
+    """A decision's stored alternatives: ``[event, value]`` pairs, best first."""
+    what = f"the alternatives at event {event}"
+    if not isinstance(value, list):
+        raise ValueError(f"review: {what} are not a list")
+    pairs = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise ValueError(f"review: {what} are not [event, value] pairs")
+        pairs.append((_event(pair[0], what), _number(pair[1], what)))
+    return tuple(pairs)
 
 
 def label(lost: float, spread: float = 0.0) -> str:

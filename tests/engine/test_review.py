@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import statistics
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,15 @@ from games.engine import bots
 from games.engine.__main__ import main
 from games.engine.evaluate import evaluate
 from games.engine.record import default_names, dumps, export, new_game
-from games.engine.review import THRESHOLDS, label, luck, review
+from games.engine.review import (
+    ALTERNATIVES_KEPT,
+    FORMAT_VERSION,
+    THRESHOLDS,
+    Review,
+    label,
+    luck,
+    review,
+)
 
 
 def _medium_game(variant: str, seed: int, plant_at_round: int | None = None):
@@ -255,3 +264,96 @@ def test_a_rounds_budget_goes_to_its_decisions_that_need_it():
     share = judge_nodes(start, 0.1)
     assert judged[first].spent > share  # more than its own share
     assert sum(w.spent for w in judged.values()) <= share * len(judged)
+
+
+def _as_written(made: Review) -> Review:
+    """``made`` as ``to_json`` writes it: points to two decimals, accuracy to
+    one, each decision's ``ALTERNATIVES_KEPT`` best others."""
+    return Review(
+        decisions=tuple(
+            replace(
+                d,
+                lost=round(d.lost, 2),
+                spread=round(d.spread, 2),
+                alternatives=tuple(
+                    (event, round(value, 2))
+                    for event, value in d.alternatives[:ALTERNATIVES_KEPT]
+                ),
+            )
+            for d in made.decisions
+        ),
+        chances=tuple(
+            replace(c, luck=tuple(round(v, 2) for v in c.luck)) for c in made.chances
+        ),
+        seats=tuple(
+            replace(
+                s,
+                lost=round(s.lost, 2),
+                luck=round(s.luck, 2),
+                accuracy=round(s.accuracy, 1),
+                start=round(s.start, 2),
+                others=round(s.others, 2),
+            )
+            for s in made.seats
+        ),
+        timeline=tuple(tuple(round(v, 2) for v in point) for point in made.timeline),
+    )
+
+
+def test_a_review_reads_back_what_it_writes():
+    """``Review.from_json`` rebuilds what ``to_json`` wrote (issue #36 item 4):
+    through JSON text, as the site stores it, and again."""
+    game, _ = _medium_game("classic", 2)
+    made = _review(game, seconds=0.05)
+    written = json.loads(json.dumps(made.to_json()))
+    assert written["version"] == FORMAT_VERSION
+    assert len(written["timeline"]) == len(game.events())
+    assert any(len(d.alternatives) > ALTERNATIVES_KEPT for d in made.decisions)
+    read = Review.from_json(written)
+    assert read == _as_written(made)
+    assert read.to_json() == written
+    assert Review.from_json(read.to_json()) == read
+    assert read.seats[0].gap == pytest.approx(made.seats[0].gap, abs=0.1)
+
+
+def test_a_review_stored_before_the_format_had_a_version_reads():
+    """A review stored before the version, the spread and the stories (the
+    first format the site stored) reads as version 1: no spread, no story."""
+    game, _ = _medium_game("classic", 2)
+    made = _review(game, seconds=0.02)
+    old = json.loads(json.dumps(made.to_json()))
+    del old["version"]
+    for decision in old["decisions"]:
+        del decision["spread"]
+    for seat in old["seats"]:
+        for key in ("start", "others", "actual"):
+            del seat[key]
+    read = Review.from_json(old)
+    expected = _as_written(made)
+    assert read.decisions == tuple(replace(d, spread=0.0) for d in expected.decisions)
+    assert read.chances == expected.chances
+    assert read.timeline == expected.timeline
+    assert read.seats == tuple(
+        replace(s, start=0.0, others=0.0, actual=None) for s in expected.seats
+    )
+    assert all(s.gap is None for s in read.seats)
+
+
+def test_a_review_of_another_version_or_shape_is_refused():
+    game, _ = _medium_game("classic", 2)
+    written = json.loads(json.dumps(_review(game, seconds=0.02).to_json()))
+    with pytest.raises(ValueError, match="unknown format version 2"):
+        Review.from_json({**written, "version": 2})
+    with pytest.raises(ValueError, match="not a whole number"):
+        Review.from_json({**written, "version": "1"})
+    with pytest.raises(ValueError, match="not an object"):
+        Review.from_json([written])
+    with pytest.raises(ValueError, match="its seats are not a list"):
+        Review.from_json({k: v for k, v in written.items() if k != "seats"})
+    seats = [{k: v for k, v in s.items() if k != "accuracy"} for s in written["seats"]]
+    with pytest.raises(ValueError, match="seat 0's accuracy is not a number"):
+        Review.from_json({**written, "seats": seats})
+    weighed = next(d for d in written["decisions"] if not d["forced"])
+    alternatives = {**written["alternatives"], str(weighed["event"]): [[1, 2, 3]]}
+    with pytest.raises(ValueError, match="not \\[event, value\\] pairs"):
+        Review.from_json({**written, "alternatives": alternatives})
