@@ -6,6 +6,7 @@ module returns nothing for one."""
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -14,7 +15,13 @@ from typing import Any
 from django.urls import reverse
 from django.utils.formats import number_format
 
-from games.engine.review import ACCURACY_SCALE, THRESHOLDS
+from games.engine.review import (
+    ACCURACY_SCALE,
+    THRESHOLDS,
+    DecisionReview,
+    Review,
+    SeatReview,
+)
 
 from . import review_queue
 from .families import family_for
@@ -29,6 +36,21 @@ ticks left, the positions and the horizontal axis's title below (SVG units;
 the chart is drawn at most this wide, so its text keeps its size on a phone)."""
 CHART_X_TICKS = 6
 KEY_MOMENTS = 3
+
+logger = logging.getLogger(__name__)
+
+
+def stored_review(stored: GameReview) -> Review | None:
+    """The engine's review that ``stored`` holds (``Review.from_json``: the
+    task stores ``Review.to_json``), or None where it holds none (not made
+    yet) or data of another shape (logged)."""
+    if not isinstance(stored.data, dict):
+        return None
+    try:
+        return Review.from_json(stored.data)
+    except ValueError:
+        logger.warning("game %s: its stored review is unreadable", stored.game_id)
+        return None
 
 
 @dataclass(frozen=True)
@@ -55,21 +77,21 @@ def _signed_points(value: float) -> str:
     return ("+" if value > 0 else "\u2212") + shown
 
 
-def _story(stored: Mapping[str, Any]) -> dict[str, str] | None:
+def _story(seat: SeatReview) -> dict[str, str] | None:
     """A seat's story (``games.engine.review.SeatReview``: the margin expected
     at the start, plus its luck, less its own losses, plus the others', beside
-    its actual margin), or None."""
-    if stored.get("actual") is None or "start" not in stored:
+    its actual margin), or None (a game not played to its end, or a review
+    stored before stories, which has no ``actual``)."""
+    if seat.actual is None:
         return None
-    expected = stored["start"] + stored["luck"] - stored["lost"] + stored["others"]
     return {
-        "start": _signed_points(stored["start"]),
-        "luck": _signed_points(stored["luck"]),
-        "lost": _signed_points(-stored["lost"]),
-        "others": _signed_points(stored["others"]),
-        "expected": _signed_points(expected),
-        "actual": _signed_points(stored["actual"]),
-        "gap": number_format(abs(stored["actual"] - expected), 1),
+        "start": _signed_points(seat.start),
+        "luck": _signed_points(seat.luck),
+        "lost": _signed_points(-seat.lost),
+        "others": _signed_points(seat.others),
+        "expected": _signed_points(seat.expected),
+        "actual": _signed_points(seat.actual),
+        "gap": number_format(abs(seat.actual - seat.expected), 1),
     }
 
 
@@ -211,30 +233,27 @@ def decision_words(game: Game, engine: Any, decision: Mapping[str, Any]) -> str:
 
 
 CHOICES_SHOWN = 3
-"""The decisions weighed that a step lists, best first (the task stores three);
-the one played comes after them when it is not among them."""
+"""The decisions weighed that a step lists, best first (the review stores
+three: ``games.engine.review.ALTERNATIVES_KEPT``); the one played comes after
+them when it is not among them."""
 
 
-def _choices(
-    game: Game,
-    engine: Any,
-    decision: Mapping[str, Any],
-    weighed: Sequence[Sequence[Any]],
-) -> list[dict[str, Any]]:
-    """The decisions weighed at ``decision`` (stored as ``[event, value]``,
-    best first; ``engine`` the position before it) in words, each with its
-    expected final points against the best (0 for the best, less for the
-    others) and whether it was the one played. The one played is always
-    listed: when it is not among the first ``CHOICES_SHOWN``, it comes last,
-    worth the best's value less its loss (as in ``puzzle``)."""
+def _choices(game: Game, engine: Any, decision: DecisionReview) -> list[dict[str, Any]]:
+    """The decisions weighed at ``decision`` (its ``alternatives``, best first;
+    ``engine`` the position before it) in words, each with its expected final
+    points against the best (0 for the best, less for the others) and whether
+    it was the one played. The one played is always listed: when it is not
+    among the first ``CHOICES_SHOWN``, it comes last, worth the best's value
+    less its loss (as in ``puzzle``)."""
+    weighed = decision.alternatives
     if not weighed:
         return []
     top = weighed[0][1]
-    played = decision["played"]
+    played = decision.played
     shown = [(event, value) for event, value in weighed[:CHOICES_SHOWN]]
     if not any(event == played for event, _ in shown):
         stored = (value for event, value in weighed if event == played)
-        shown.append((played, next(stored, top - decision["lost"])))
+        shown.append((played, next(stored, top - decision.lost)))
     return [
         {
             "words": decision_words(game, engine, event),
@@ -291,8 +310,9 @@ def page_review(*, game: Game, user: Any) -> PageReview | None:
     if stored is None or waits or stored.status == GameReview.Status.FAILED:
         return PageReview(url=url, column=False, accuracy={})
     accuracy: dict[int, float] = {}
-    if stored.status == GameReview.Status.DONE and isinstance(stored.data, dict):
-        accuracy = {s["seat"]: s["accuracy"] for s in stored.data.get("seats", [])}
+    made = stored_review(stored) if stored.status == GameReview.Status.DONE else None
+    if made is not None:
+        accuracy = {s.seat: s.accuracy for s in made.seats}
     return PageReview(url=url, column=True, accuracy=accuracy)
 
 
@@ -334,20 +354,16 @@ class Puzzle:
         return not choice.played and choice.value >= self.best - RETRY_MARGIN
 
 
-def puzzles(*, game: Game, seat: int) -> list[Mapping[str, Any]]:
+def puzzles(*, game: Game, seat: int) -> list[DecisionReview]:
     """The reviewed decisions of ``seat`` labelled a mistake or a blunder, in
     order (empty without a finished review)."""
     if game.status != Game.Status.FINISHED:
         return []
     stored = GameReview.objects.filter(game=game, status=GameReview.Status.DONE).first()
-    if stored is None or not isinstance(stored.data, dict):
+    made = stored_review(stored) if stored is not None else None
+    if made is None:
         return []
-    alternatives = stored.data.get("alternatives", {})
-    return [
-        {**d, "alternatives": alternatives.get(str(d["event"]), [])}
-        for d in stored.data["decisions"]
-        if d["seat"] == seat and d["label"] in RETRY_LABELS
-    ]
+    return [d for d in made.decisions if d.seat == seat and d.label in RETRY_LABELS]
 
 
 def puzzle(
@@ -358,11 +374,11 @@ def puzzle(
     if not 1 <= number <= len(found):
         return None
     decision = found[number - 1]
-    engine = engine_after(game=game, events=events, ply=decision["event"])
-    weighed = [(event, value) for event, value in decision["alternatives"]]
-    if not any(event == decision["played"] for event, _ in weighed):
+    engine = engine_after(game=game, events=events, ply=decision.event)
+    weighed = list(decision.alternatives)
+    if not any(event == decision.played for event, _ in weighed):
         best_value = weighed[0][1] if weighed else 0.0
-        weighed.append((decision["played"], best_value - decision["lost"]))
+        weighed.append((decision.played, best_value - decision.lost))
     # A fixed order that tells nothing of the values: by the decision's words.
     worded = sorted(
         (
@@ -376,19 +392,19 @@ def puzzle(
             key=str(index),
             words=words,
             value=value,
-            played=event == decision["played"],
+            played=event == decision.played,
         )
         for index, (words, event, value) in enumerate(worded)
     )
     return Puzzle(
         number=number,
         count=len(found),
-        ply=decision["event"],
+        ply=decision.event,
         engine=engine,
         choices=choices,
         best=max(c.value for c in choices),
-        label=decision["label"],
-        lost=decision["lost"],
+        label=decision.label,
+        lost=decision.lost,
     )
 
 
@@ -412,70 +428,65 @@ def review_view(
     view = ReviewView(status=stored.status, done=stored.done, total=stored.total)
     if view.status == GameReview.Status.QUEUED:
         view.ahead = review_queue.ahead_of(game.pk)
-    if not view.ready or not isinstance(stored.data, dict):
+    made = stored_review(stored) if view.ready else None
+    if made is None:
         return view
-    data = stored.data
     view.seats = [
         SeatSummary(
-            name=names[s["seat"]],
-            seat=s["seat"],
-            accuracy=s["accuracy"],
-            lost=s["lost"],
-            luck=s["luck"],
-            labels={name: s.get(name, 0) for name, _ in THRESHOLDS},
+            name=names[s.seat],
+            seat=s.seat,
+            accuracy=s.accuracy,
+            lost=s.lost,
+            luck=s.luck,
+            labels=s.labels,
             story=_story(s),
         )
-        for s in data["seats"]
+        for s in made.seats
     ]
-    view.chart = _chart(data.get("timeline", []), game.players)
+    view.chart = _chart(made.timeline, game.players)
     swings = [
-        Moment(ply=d["event"] + 1, name=names[d["seat"]], lost=d["lost"], luck=None)
-        for d in data["decisions"]
-        if d["lost"] > 0
+        Moment(ply=d.event + 1, name=names[d.seat], lost=d.lost, luck=None)
+        for d in made.decisions
+        if d.lost > 0
     ]
-    for chance in data["chances"]:
-        seat = max(range(game.players), key=lambda s: abs(chance["luck"][s]))
+    for chance in made.chances:
+        seat = max(range(game.players), key=lambda s: abs(chance.luck[s]))
         swings.append(
             Moment(
-                ply=chance["event"] + 1,
+                ply=chance.event + 1,
                 name=names[seat],
                 lost=None,
-                luck=chance["luck"][seat],
+                luck=chance.luck[seat],
             )
         )
     swings.sort(key=lambda m: -(m.lost if m.lost is not None else abs(m.luck or 0)))
     view.moments = sorted(swings[:KEY_MOMENTS], key=lambda m: m.ply)
-    weighed = data.get("alternatives", {})
     if best:
-        ahead = _weighed_decision(data, ply)
-        if ahead is not None and ahead["best"] != ahead["played"]:
+        ahead = _weighed_decision(made, ply)
+        if ahead is not None and ahead.best != ahead.played:
             engine = engine_after(game=game, events=events, ply=ply)
             view.best = {
-                "event": ahead["best"],
-                "words": decision_words(game, engine, ahead["best"]),
-                "played": decision_words(game, engine, ahead["played"]),
-                "label": ahead["label"],
-                "lost": ahead["lost"],
+                "event": ahead.best,
+                "words": decision_words(game, engine, ahead.best),
+                "played": decision_words(game, engine, ahead.played),
+                "label": ahead.label,
+                "lost": ahead.lost,
                 "spread": _shown_spread(ahead),
                 "after_ply": ply + 1,
-                "choices": _choices(
-                    game, engine, ahead, weighed.get(str(ahead["event"]), [])
-                ),
+                "choices": _choices(game, engine, ahead),
             }
             return view
-    here = _weighed_decision(data, ply - 1)
+    here = _weighed_decision(made, ply - 1)
     if here is not None:
-        engine = engine_after(game=game, events=events, ply=here["event"])
-        other = here["best"] != here["played"]
+        engine = engine_after(game=game, events=events, ply=here.event)
+        other = here.best != here.played
         view.step = {
-            "label": here["label"],
-            "lost": here["lost"],
+            "label": here.label,
+            "lost": here.lost,
             "spread": _shown_spread(here),
-            "best": decision_words(game, engine, here["best"]) if other else "",
-            "before_ply": here["event"] if other else None,
-            "choices": _choices(
-                game, engine, here, weighed.get(str(here["event"]), [])
-            ),
+            "best": decision_words(game, engine, here.best) if other else "",
+            "before_ply": here.event if other else None,
+            "choices": _choices(game, engine, here),
         }
     return view
 
@@ -485,15 +496,15 @@ SPREAD_SHOWN = 0.05
 (rounded to one decimal, a smaller one reads ± 0.0)."""
 
 
-def _shown_spread(decision: Mapping[str, Any]) -> float | None:
+def _shown_spread(decision: DecisionReview) -> float | None:
     """The uncertainty of a stored decision's loss, when there is one to show
-    (reviews made before it was stored have none)."""
-    spread = decision.get("spread")
-    return float(spread) if spread is not None and spread >= SPREAD_SHOWN else None
+    (reviews made before it was stored have none: read as 0)."""
+    spread = decision.spread
+    return float(spread) if spread >= SPREAD_SHOWN else None
 
 
-def _weighed_decision(data: Mapping[str, Any], event: int) -> Mapping[str, Any] | None:
-    """The stored review of the decision at ``event`` (its index in the
-    record), if it was weighed (not forced); None for a draw or a forced one."""
-    found = next((d for d in data["decisions"] if d["event"] == event), None)
-    return found if found is not None and not found["forced"] else None
+def _weighed_decision(made: Review, event: int) -> DecisionReview | None:
+    """The review of the decision at ``event`` (its index in the record), if
+    it was weighed (not forced); None for a draw or a forced one."""
+    found = next((d for d in made.decisions if d.event == event), None)
+    return found if found is not None and not found.forced else None

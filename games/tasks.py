@@ -464,13 +464,7 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
                 game_id=game.pk, status=GameReview.Status.FAILED, done=0, total=0
             )
         return "failed"
-    data = made.to_json()
-    data["timeline"] = [[round(v, 2) for v in point] for point in made.timeline]
-    data["alternatives"] = {
-        str(d.event): [[event, round(value, 2)] for event, value in d.alternatives[:3]]
-        for d in made.decisions
-        if not d.forced
-    }
+    data = made.to_json()  # what Review.from_json reads back (games/reviews.py)
     # Made whole: stored even if the deadline job queued it again meanwhile (a
     # worker that took it up then stops at its first heartbeat).
     GameReview.objects.filter(game=game).exclude(status=GameReview.Status.DONE).update(

@@ -178,7 +178,14 @@ def test_a_record_that_continues_a_game_in_progress_shows_no_review(
         seconds=1,
         created_at=now,
         queued_at=now,
-        data={"seats": [{"seat": 0, "accuracy": 91.0}, {"seat": 1, "accuracy": 77.0}]},
+        data={
+            "decisions": [],
+            "chances": [],
+            "seats": [
+                {"seat": 0, "lost": 0.0, "luck": 0.0, "accuracy": 91.0},
+                {"seat": 1, "lost": 0.0, "luck": 0.0, "accuracy": 77.0},
+            ],
+        },
     )
     for client in (chloe, Client()):
         page = _page(client, imported)
