@@ -21,6 +21,8 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import review
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -493,9 +495,10 @@ PUSH_MAX_SUBSCRIPTIONS = int(os.environ.get("PUSH_MAX_SUBSCRIPTIONS") or 5)
 # served first come, first served (games/tasks.py explains the database
 # backend's fair order).
 TASK_QUEUES = ["default", "notify", "review"]
-# Seconds of evaluator playouts each decision of a finished game's review gets
-# (issue #27; games.engine.review: counted as playouts, not by the clock).
-REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or 1.0)
+# Seconds of the development machine each decision of a finished game's review
+# gets (issue #27; games.engine.review: counted as search nodes and playouts, not
+# by the clock); unset, the engine's default (review.DEFAULT_SECONDS, 1 s).
+REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or review.DEFAULT_SECONDS)
 # The review queue (issue #33: four accounts' 80 imports made a played game's
 # review wait 22 minutes; games/review_queue.py). Reviews of games played here
 # are served before imports', each account's in turn with everyone else's; an
