@@ -421,6 +421,23 @@ class Move(models.Model):
         return f"{self.game_id}/{self.ply}"
 
 
+PROVISIONAL_GAMES = 10
+"""Rated games before a rating stops being provisional (and may enter leaderboards)."""
+
+
+def rating_provisional(rated_games: int) -> bool:
+    """Whether a rating on ``rated_games`` games is provisional.
+
+    Counted in games, not in σ: openskill's σ shrinks slowly in a game of luck
+    with up to four players (6.2 to 7 of the starting 8.3 after ten games), so a
+    lichess-like deviation limit (± 110) would keep players provisional for over
+    a hundred games. ``selectors.leaderboard`` lists only settled ratings (lichess hides
+    provisional players from its leaderboards too): a lucky newcomer cannot top
+    the table after two wins.
+    """
+    return rated_games < PROVISIONAL_GAMES
+
+
 class PlayerStats(models.Model):
     """One player's rating and totals in one game family, kept up to date by
     ``games.ratings.ratings_update_for_game`` when a game finishes.
@@ -465,8 +482,6 @@ class PlayerStats(models.Model):
 
     @property
     def provisional(self) -> bool:
-        from .ratings import rating_provisional
-
         return rating_provisional(self.rated_games)
 
     @property

@@ -19,10 +19,15 @@ from functools import cache
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from .models import Game, PlayerStats, RatingChange, Seat, variant_family
-
-PROVISIONAL_GAMES = 10
-"""Rated games before a rating stops being provisional (and may enter leaderboards)."""
+from .models import PROVISIONAL_GAMES as PROVISIONAL_GAMES  # beside PlayerStats
+from .models import (
+    Game,
+    PlayerStats,
+    RatingChange,
+    Seat,
+    rating_provisional,
+    variant_family,
+)
 
 SHOWN_CENTRE = 1500
 """What a new player's rating reads: openskill's starting μ on the shown scale."""
@@ -81,19 +86,6 @@ def rating_points(mu: float) -> int:
     plackett_luce = model()
     points = SHOWN_CENTRE + (mu - plackett_luce.mu) * SHOWN_CLASS / plackett_luce.beta
     return math.floor(points + 0.5)
-
-
-def rating_provisional(rated_games: int) -> bool:
-    """Whether a rating on ``rated_games`` games is provisional.
-
-    Counted in games, not in σ: openskill's σ shrinks slowly in a game of luck
-    with up to four players (6.2 to 7 of the starting 8.3 after ten games), so a
-    lichess-like deviation limit (± 110) would keep players provisional for over
-    a hundred games. ``selectors.leaderboard`` lists only settled ratings (lichess hides
-    provisional players from its leaderboards too): a lucky newcomer cannot top
-    the table after two wins.
-    """
-    return rated_games < PROVISIONAL_GAMES
 
 
 def rating_shown(*, mu: float, sigma: float, rated_games: int) -> ShownRating:
