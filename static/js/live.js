@@ -14,6 +14,10 @@
 // socket's first message is the current ply (and the board is drawn again once,
 // for a vacation rung meanwhile), the review socket's where the review stands,
 // the badge is refetched.
+// While a socket is open the page's body says so: data-user-socket-open,
+// data-game-socket-open or data-review-socket-open="true" (set on open, removed
+// on close; the server joins the socket's group before it accepts, so an open
+// socket hears every ring from then on). Browser tests wait for it.
 (function () {
   "use strict";
 
@@ -33,8 +37,9 @@
   }
 
   // A socket that reconnects until its handle's close() says it is no longer
-  // wanted.
-  function socket(path, onMessage, onOpen) {
+  // wanted; `name` ("user", "game", "review") names its mark on the body.
+  function socket(path, name, onMessage, onOpen) {
+    var mark = name + "SocketOpen";
     var failures = 0;
     var stopped = false;
     var current = null;
@@ -47,11 +52,13 @@
       ws.onopen = function () {
         opened = true;
         if (onOpen) onOpen();
+        document.body.dataset[mark] = "true";
       };
       ws.onmessage = function (event) {
         try { onMessage(JSON.parse(event.data)); } catch (e) { /* ignore */ }
       };
       ws.onclose = function (event) {
+        if (current === ws) delete document.body.dataset[mark];
         if (stopped) return;
         // Never opened, or opened only to be told to try again: a failure.
         // A handshake nginx refused (429: too many new or open sockets from
@@ -193,7 +200,7 @@
           refresh();
         });
     }
-    socket(path, function (msg) {
+    socket(path, "game", function (msg) {
       if (msg.type !== "game") return;
       var first = hello;
       hello = false;
@@ -224,7 +231,7 @@
   function watchReview(path) {
     var refreshPanel = refetcher("review-panel", function () { return location.href; });
     var refreshReplay = refetcher("replay", function () { return location.href; });
-    var handle = socket(path, function (msg) {
+    var handle = socket(path, "review", function (msg) {
       if (msg.type !== "review") return;
       var panel = document.getElementById("review-panel");
       if (!panel || !panel.dataset.socket) { handle.close(); return; }
@@ -247,7 +254,7 @@
     if (!("WebSocket" in window)) return;
     if (document.body.dataset.userSocket) {
       var first = true;
-      socket(document.body.dataset.userSocket, function (msg) {
+      socket(document.body.dataset.userSocket, "user", function (msg) {
         if (msg.type === "chat") { chatChanged(msg.game); return; }
         if (msg.type !== "user") return;
         refreshBadge(msg.your_turn ? msg.game : null);

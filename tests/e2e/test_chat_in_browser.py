@@ -16,6 +16,7 @@ from chat.models import Report
 from games.models import Game
 
 from .test_live_board import PASSWORD, log_in, start_game
+from .waits import sockets_open
 
 
 def _in_thread(action):
@@ -46,7 +47,8 @@ def test_talk_mute_report_and_block_between_two_people(
         pages[user.username] = page
     ana_page, binh_page = pages["ana"], pages["binh"]
     binh_page.evaluate("window.__notReloaded = true")
-    binh_page.wait_for_timeout(300)  # the sockets connect
+    for page in pages.values():
+        sockets_open(page, "user", "game")
 
     # A quick phrase, pressed in Korean, read in Portuguese (live)
     ana_page.locator("#chat").get_by_role("button", name="행운을 빌어요!").click()

@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, expect
 from accounts.models import User
 
 from .test_live_board import PASSWORD, log_in, start_game
+from .waits import sockets_open
 
 
 def _in_thread(action):
@@ -50,7 +51,7 @@ def test_strangers_talk_an_off_chat_is_asked_and_a_block_does_not_tell(
     invite = binh_chat.locator(".chat-invite")
     expect(invite).to_have_text("ana would like to talk — turn the chat on")
     expect(binh_chat.locator(".chat-switch")).to_have_count(0)
-    ana_page.wait_for_timeout(300)  # her socket connects
+    sockets_open(ana_page, "user", "game")
 
     # One click turns it on (a form POST, back at the chat); ana's open page
     # gets the box to write in without a reload.

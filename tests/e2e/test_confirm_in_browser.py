@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 from games.engine.classic import COLOURS, FLOOR
 from games.models import Move
@@ -15,6 +15,8 @@ from tests.e2e.test_live_board import PASSWORD, confirm_move, log_in, start_game
 from tests.e2e.test_place_on_board import _a_take, _engine, _group, _played
 from tests.games.helpers import classic_zones
 from tests.games.marks import last_move, zones
+
+from .waits import settled
 
 
 @pytest.fixture
@@ -74,9 +76,14 @@ def test_a_double_click_on_confirm_plays_the_move_once(live_url: str, mover_page
     take = _a_take(_engine(game.pk), floor=False)
     _group(page, take).click()
     page.locator(f'[data-zone="line-{game.seat_to_move}-{take.line}"]').click()
+    posts: list[Request] = []
+    page.on("request", lambda request: posts.append(request))
     page.locator("#board form.confirm-move button").dblclick()
     _played(page, game.pk, game.ply)
-    page.wait_for_timeout(500)  # a second POST, had one gone, is answered by now
+    settled(page)  # no request of the page under way
+    for request in posts:
+        if request.method == "POST":
+            assert request.response() is not None  # each POST sent is answered
     assert Move.objects.filter(game=game).count() == game.ply + 1
 
 

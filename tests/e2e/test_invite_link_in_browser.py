@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, expect
 from games.models import Game
 
 from .test_live_board import PASSWORD, log_in
+from .waits import sockets_open
 
 
 def _seats_of(game_id: int) -> list[tuple[str, str]]:
@@ -51,7 +52,7 @@ def test_a_new_account_takes_the_seat_through_the_link(
     game_url = ana.url
     game_id = int(game_url.rstrip("/").rsplit("/", 1)[1])
     ana.evaluate("window.__notReloaded = true")
-    ana.wait_for_timeout(300)  # the waiting page's socket connects
+    sockets_open(ana, "user", "game")  # the waiting page's sockets
 
     # someone without an account opens it
     guest = browser.new_context().new_page()

@@ -18,6 +18,8 @@ from tests.e2e.test_live_board import PASSWORD, log_in, start_game
 from tests.games.helpers import move_post_data, pavilion_post_data
 from tests.games.marks import last_move
 
+from .waits import sockets_open
+
 
 def _orm(function, *args):
     with ThreadPoolExecutor(1) as pool:  # the ORM outside Playwright's loop
@@ -52,7 +54,7 @@ def test_the_waiting_player_sees_the_opponents_take_marked(
         contexts[user.pk] = page
     page = contexts[watcher.pk]
     page.goto(f"{live_url}/games/{game.pk}/")
-    page.wait_for_timeout(300)  # the game's socket connects
+    sockets_open(page, "user", "game")
 
     game, engine, take = _orm(_take, game.pk)
     context = contexts[mover.pk].context

@@ -13,6 +13,8 @@ from games.models import Game
 from tests.games.helpers import classic_zones
 from tests.games.marks import zones
 
+from .waits import sockets_open
+
 PASSWORD = "azul-tiles-in-a-row-7"
 
 
@@ -74,8 +76,7 @@ def test_second_player_sees_the_move_and_badge_without_reloading(
     expect(mover.locator("#turn-badge")).to_have_text("Your move: 1")
     before = int(watcher.locator("#board").get_attribute("data-ply"))
     watcher.evaluate("window.__notReloaded = true")
-    # give the sockets a moment to connect before the move
-    watcher.wait_for_timeout(300)
+    sockets_open(watcher, "user", "game")  # before the move
 
     mover.locator("button.group").first.click()
     mover.locator("button.dest.legal").first.click()

@@ -124,6 +124,11 @@ CHAT_RANG = """
 document.dispatchEvent(new CustomEvent("live:chat", { detail: { game: null } }));
 """
 
+# The element on the page now is marked (a property, not an attribute), so a
+# wait can tell when it has been fetched again and swapped for a fresh one.
+MARK_OLD = "(id) => { document.getElementById(id).__old = true; }"
+FRESH = "(id) => { const e = document.getElementById(id); return e && !e.__old; }"
+
 # The panel fetched again in place, as static/js/live.js and chat.js do.
 REFETCH = """([id, url]) => {
   const panel = document.getElementById(id);
@@ -183,8 +188,9 @@ def test_refreshing_the_chat_and_review_panels_in_place_breaks_no_policy(
     expect(page.locator("#chat .chat-messages li[data-message]")).to_have_count(1)
     for _ in range(3):
         page.evaluate(STYLED, ["chat", "chat-text"])
+        page.evaluate(MARK_OLD, "chat")
         page.evaluate(CHAT_RANG)
-        page.wait_for_timeout(300)
+        page.wait_for_function(FRESH, arg="chat")  # fetched again, swapped in
         expect(page.locator(UNSETTLED)).to_have_count(0)
         page.evaluate(REFETCH, ["chat", None])
         expect(page.locator(UNSETTLED)).to_have_count(0)

@@ -12,6 +12,7 @@ from games import services
 from games.models import Game
 
 from .test_live_board import PASSWORD, log_in, start_game
+from .waits import sockets_open
 
 
 def test_a_rematch_offered_live_accepted_and_seated_one_place_on(
@@ -36,7 +37,7 @@ def test_a_rematch_offered_live_accepted_and_seated_one_place_on(
         pages[user.username] = page
     binh_page = pages["binh"]
     binh_page.evaluate("window.__notReloaded = true")
-    binh_page.wait_for_timeout(300)  # the socket connects
+    sockets_open(binh_page, "user", "game")
 
     ana_page = pages["ana"]
     ana_page.get_by_role("button", name="Play again").click()

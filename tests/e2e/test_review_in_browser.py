@@ -19,6 +19,7 @@ from games.models import GameReview
 from tests.games.helpers import play_random_moves
 
 from .test_live_board import PASSWORD, log_in, start_game
+from .waits import sockets_open
 
 
 def _expect_marked(page, best: dict) -> None:
@@ -276,7 +277,7 @@ def test_an_open_replay_fills_its_review_in_as_it_is_made(
     assert "Reload" not in panel.inner_text()
     page.evaluate(SEEN)
     page.evaluate("window.__notReloaded = true")
-    page.wait_for_timeout(500)  # the socket connects
+    sockets_open(page, "review")
 
     tasks.review_game.enqueue(game.pk)
     expect(page.locator("section.review tbody tr th")).to_have_text(

@@ -17,6 +17,7 @@ from games.models import GameReview
 from tests.games.helpers import play_random_moves
 
 from .test_live_board import PASSWORD, start_game
+from .waits import settled
 
 PHONE = {"width": 390, "height": 844}
 TAP = 44
@@ -135,6 +136,21 @@ def _marks_in_view(page: Page) -> None:
         assert top <= nav["bottom"] + 40
 
 
+MARKS_IN_VIEW = """height => {
+  const nav = document.querySelector("#replay .replay-nav");
+  const boxes = [...document.querySelectorAll("#replay [data-best]")]
+    .map(e => e.getBoundingClientRect()).filter(r => r.bottom > r.top);
+  if (!nav || !boxes.length) return false;
+  const bar = nav.getBoundingClientRect();
+  const top = Math.min(...boxes.map(r => r.top));
+  const bottom = Math.max(...boxes.map(r => r.bottom));
+  if (top < bar.bottom - 1) return false;
+  return bottom - top < height - (bar.bottom - bar.top) - 16
+    ? bottom <= height : top <= bar.bottom + 40;
+}"""
+"""``_marks_in_view`` as the page sees it: what a wait for the scroll polls."""
+
+
 @pytest.mark.parametrize("variant", ["classic", "pavilion"])
 def test_the_best_decision_is_brought_into_view_on_a_phone(
     browser: Browser, live_url: str, make_user, settings, variant
@@ -148,7 +164,8 @@ def test_the_best_decision_is_brought_into_view_on_a_phone(
     show.tap()
     expect(page.locator("#replay")).to_have_attribute("data-ply", str(costly["event"]))
     expect(page.locator("#replay [data-best]").first).to_be_attached()
-    page.wait_for_timeout(300)  # htmx settles, then the page scrolls
+    settled(page)  # htmx settles, then the page scrolls
+    page.wait_for_function(MARKS_IN_VIEW, arg=PHONE["height"])
     assert page.evaluate("window.__notReloaded") is True
     assert page.evaluate("scrollY") > 0
     _marks_in_view(page)
@@ -167,7 +184,7 @@ def test_the_best_decision_is_brought_into_view_on_a_phone(
     # opened afresh (a reload, a shared link): the marks come into view too
     page.reload()
     page.wait_for_load_state("load")
-    page.wait_for_timeout(300)
+    page.wait_for_function(MARKS_IN_VIEW, arg=PHONE["height"])
     _marks_in_view(page)
     page.context.close()
 

@@ -15,6 +15,8 @@ from games.models import Game
 from tests.e2e.test_live_board import PASSWORD, log_in, start_game
 from tests.games.helpers import move_post_data
 
+from .waits import settled, sockets_open
+
 
 def _play_one(contexts: dict[int, BrowserContext], live_url: str, game_id: int, rng):
     """One legal move by whoever is to move, posted from their browser context
@@ -69,7 +71,7 @@ def test_one_toast_per_game_after_ten_moves_closable_and_gone_later(
     game, ana, page, contexts = table
     seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
     page.goto(f"{live_url}/")  # ana looks at her home page, not the game
-    page.wait_for_timeout(300)  # the user socket connects
+    sockets_open(page, "user")
     toasts = page.locator(f'#toasts .toast[data-game="{game.pk}"]')
     rng = random.Random(4)
     rang = 0
@@ -114,7 +116,7 @@ def test_no_toast_for_the_game_on_screen(live_url: str, table):
     game, ana, page, contexts = table
     seat_of = {seat.user_id: seat.number for seat in game.seats.all()}
     page.goto(f"{live_url}/games/{game.pk}/")
-    page.wait_for_timeout(300)
+    sockets_open(page, "user", "game")
     rng = random.Random(6)
     while _to_move(game.pk) == seat_of[ana.pk]:
         _play_one(contexts, live_url, game.pk, rng)
@@ -126,5 +128,5 @@ def test_no_toast_for_the_game_on_screen(live_url: str, table):
         timeout=20_000,
     )
     expect(page.locator("#turn-badge")).to_have_text("Your move: 1", timeout=10_000)
-    page.wait_for_timeout(500)
+    settled(page)  # the badge's refetch, which would bring a toast, is done
     expect(page.locator("#toasts .toast")).to_have_count(0)

@@ -11,6 +11,8 @@ from playwright.sync_api import Browser, expect
 from accounts.models import Vacation
 from tests.e2e.test_live_board import PASSWORD, confirm_move, log_in, start_game
 
+from .waits import sockets_open
+
 
 def test_the_note_comes_with_the_vacation_and_goes_with_the_move(
     browser: Browser, live_url: str, make_user
@@ -32,7 +34,7 @@ def test_the_note_comes_with_the_vacation_and_goes_with_the_move(
     for page in (watcher, board):
         expect(page.locator("#board .vacation")).to_have_count(0)
         page.evaluate("window.__notReloaded = true")
-    watcher.wait_for_timeout(300)  # the sockets connect
+        sockets_open(page, "user", "game")
 
     settings = context.new_page()
     settings.set_default_timeout(10_000)

@@ -11,6 +11,8 @@ from playwright.sync_api import Browser, Page, expect
 from games import services
 from tests.e2e.test_live_board import PASSWORD, confirm_move, log_in
 
+from .waits import sockets_open
+
 
 def _open_game(creator):
     def create():
@@ -52,7 +54,7 @@ def test_the_waiting_page_fills_its_seats_and_turns_into_the_game(
     seats = page.locator(".seats li")
     expect(seats).to_have_text(["ana", "open seat", "open seat"])
     page.evaluate("window.__notReloaded = true")
-    page.wait_for_timeout(300)  # the socket connects
+    sockets_open(page, "user", "game")
 
     pages = {"ana": page, "binh": _join(browser, live_url, "binh", game.pk)}
     expect(seats).to_have_text(["ana", "binh", "open seat"])
