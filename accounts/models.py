@@ -361,3 +361,31 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followed_id}"
+
+
+class GamePage(models.Model):
+    """A game page a signed-in player has open: its socket (``/ws/games/<id>/``,
+    ``games.consumers.GameConsumer``) adds the row on connect, refreshes
+    ``seen_at`` every few minutes and deletes it on disconnect
+    (``games.presence``, through ``services.game_page_open`` and its kin). A
+    row younger than ``PAGE_STALE`` is an open page: its player is online
+    (``selectors.presence``), watches the game when they have no seat in it
+    (``games.watch``), and is told nothing by push about the game on their
+    screen (``games.presence.watching``). Here, the bottom of the apps'
+    one-way order, so that each of them reads it without asking another;
+    ``game_id`` is a number, as accounts knows no games."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    game_id = models.BigIntegerField()
+    channel_name = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "game_id", "seen_at"], name="game_page_seen")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on game {self.game_id}"

@@ -12,15 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import cast
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from . import signals
-from .models import Block, Follow, User
+from .models import Block, Follow, GamePage, User
 from .usernames import username_key
 
 
@@ -102,6 +100,29 @@ def user_by_name(*, name: str) -> User | None:
 
 # ------------------------------------------------------------ who is around
 
+PAGE_STALE = timedelta(minutes=10)
+"""A ``GamePage`` row younger than this is an open page: its socket refreshes
+it every few minutes (``games.presence.REFRESH``), so a server process that
+died without closing its sockets stops counting within minutes, not after
+Daphne's socket timeout."""
+
+
+def open_game_pages(*, now: datetime | None = None) -> QuerySet[GamePage]:
+    """The game pages open at ``now`` (fresh ``GamePage`` rows; the site's
+    clock, ``games.clock``, when games asks), for the reads of
+    ``games.presence`` and ``games.watch``."""
+    now = timezone.now() if now is None else now
+    return GamePage.objects.filter(seen_at__gt=now - PAGE_STALE)
+
+
+def with_open_pages(*, user_ids: Iterable[int]) -> set[int]:
+    """The ids among ``user_ids`` of players with a game page open (one query)."""
+    return set(
+        open_game_pages()
+        .filter(user_id__in=list(user_ids))
+        .values_list("user_id", flat=True)
+    )
+
 
 @dataclass(frozen=True)
 class Presence:
@@ -125,7 +146,7 @@ def presence(
     and with no block between them and the viewer either way, or the viewer
     themself; never a computer. A player left out is absent, as one who hides
     it, so nothing tells a block. One query for blocks and one for the open
-    pages (``signals.online_asked``), however many ``users``; their
+    pages (``with_open_pages``), however many ``users``; their
     ``last_seen_at`` is read off the rows given."""
     if not isinstance(viewer, User):
         return {}
@@ -144,11 +165,7 @@ def presence(
         del people[blocked]
     if not people:
         return {}
-    open_ids: set[int] = set()
-    for _receiver, ids in signals.online_asked.send(
-        sender=Presence, user_ids=list(people)
-    ):
-        open_ids.update(cast("Iterable[int]", ids))
+    open_ids = with_open_pages(user_ids=people)
     recent = timezone.now() - timedelta(seconds=settings.PRESENCE_ONLINE_SECONDS)
     return {
         pk: Presence(

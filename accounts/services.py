@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import selectors, signals
-from .models import VACATION_DAYS_PER_YEAR, Block, Follow, User, Vacation
+from .models import VACATION_DAYS_PER_YEAR, Block, Follow, GamePage, User, Vacation
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -245,3 +245,26 @@ def user_seen(*, user_id: int) -> None:
     """``user_id`` was around just now: one UPDATE of ``User.last_seen_at``
     (issue #26; callers keep it to once a minute, ``accounts.presence``)."""
     User.objects.filter(pk=user_id).update(last_seen_at=timezone.now())
+
+
+def game_page_open(
+    *, user_id: int, game_id: int, channel_name: str, now: datetime
+) -> None:
+    """``user_id`` opened the page of ``game_id`` on the socket ``channel_name``
+    at ``now`` (``games.presence``); rows a dead process left behind, long
+    stale, go."""
+    GamePage.objects.update_or_create(
+        channel_name=channel_name,
+        defaults={"user_id": user_id, "game_id": game_id, "seen_at": now},
+    )
+    GamePage.objects.filter(seen_at__lt=now - 10 * selectors.PAGE_STALE).delete()
+
+
+def game_page_touch(*, channel_name: str, now: datetime) -> None:
+    """The page on ``channel_name`` is still open at ``now``."""
+    GamePage.objects.filter(channel_name=channel_name).update(seen_at=now)
+
+
+def game_page_close(*, channel_name: str) -> None:
+    """The page on ``channel_name`` closed."""
+    GamePage.objects.filter(channel_name=channel_name).delete()

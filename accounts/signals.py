@@ -17,9 +17,3 @@ vacation_changed = Signal()
 ``timedelta``, its length) or ended early (minus the unused time). Sent inside
 the vacation's transaction; ``games`` moves the deadlines of the games where
 they are to move by ``delta``."""
-
-online_asked = Signal()
-"""Asked, not announced: while reading who is around
-(``selectors.presence``), each receiver returns the ids among ``user_ids`` of
-the players who have a page open now (``notify``: their fresh ``GamePage``
-rows, the game pages' sockets)."""

@@ -42,7 +42,7 @@ from accounts import services as account_services
 from accounts.models import User
 from azulsite.unavailable import database_unavailable
 
-from . import notifications, selectors, signals
+from . import notifications, presence, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +140,9 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 
 class GameConsumer(Doorbell):
+    page: presence.PageWatch | None = None
+    """This socket's open page (``games.presence``), a signed-in player's."""
+
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         version = await database_sync_to_async(selectors.game_version)(
@@ -151,10 +154,9 @@ class GameConsumer(Doorbell):
         if not await self.join(notifications.game_group(game_id)):
             return
         await self.accept()
-        # A signed-in player's open page: no push about this game meanwhile
-        # (recorded before the page hears its first message).
-        await signals.page_opened.asend(
-            sender=GameConsumer,
+        # A signed-in player's open page: online, watching, and no push about
+        # this game meanwhile (recorded before the page hears its first message).
+        self.page = await presence.page_opened(
             user=self.scope.get("user"),
             game_id=game_id,
             channel_name=self.channel_name,
@@ -164,9 +166,7 @@ class GameConsumer(Doorbell):
 
     async def disconnect(self, code: int) -> None:
         await self.leave()
-        await signals.page_closed.asend(
-            sender=GameConsumer, channel_name=self.channel_name
-        )
+        await presence.page_closed(self.page)
         await self.seen()
 
     async def game_updated(self, event: dict[str, Any]) -> None:

@@ -34,17 +34,3 @@ hour (``services.lobby._invitations_allowed``, in the creating transaction), eac
 receiver returns ``(game_id, user_id, game_created_at)`` for the invitations of
 games ``creator`` made after ``since`` that it told, answered since or not
 (``notify``: its ``Notice`` rows)."""
-
-page_opened = Signal()
-"""A game page's socket opened (``consumers.GameConsumer``; sent with ``asend``):
-``user`` (maybe a visitor), ``game_id``, ``channel_name``. ``notify`` holds no
-push about that game while its player looks (``notify.presence``)."""
-
-page_closed = Signal()
-"""That socket closed: ``channel_name`` (sent with ``asend``)."""
-
-watchers_asked = Signal()
-"""Asked, not announced: each receiver returns ``{game_id: watchers}``, how many
-signed-in people have the page of a game open now and no seat in it, for the
-games ``game_ids`` (None: every game watched now; ``games.watch``). ``notify``
-counts its open game pages (``notify.presence``)."""

@@ -3,9 +3,8 @@ many watch a game, and the watch page's list of games in progress, busiest
 first.
 
 A watcher is a signed-in person with the game's page open (its socket, a fresh
-``notify.GamePage`` row) who has no seat in the game; visitors who are not
-signed in are not recorded, so they are not counted. The open pages are
-notify's: the game side asks for the counts (``signals.watchers_asked``).
+``accounts.GamePage`` row, ``games.presence``) who has no seat in the game;
+visitors who are not signed in are not recorded, so they are not counted.
 """
 
 from __future__ import annotations
@@ -13,24 +12,30 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
 
-from . import signals
-from .models import Game, Move
+from accounts.selectors import open_game_pages
+
+from . import clock
+from .models import Game, Move, Seat
 from .selectors import last_move_at, seats_with_users
 
 
 def watcher_counts(*, game_ids: Iterable[int] | None = None) -> dict[int, int]:
     """Game id → its watchers now, for ``game_ids`` (None: every watched game;
     games nobody watches are absent). One query."""
-    wanted = None if game_ids is None else list(game_ids)
-    counts: dict[int, int] = {}
-    for _receiver, answer in signals.watchers_asked.send(sender=Game, game_ids=wanted):
-        for game_id, watchers in cast("dict[int, int]", answer).items():
-            counts[game_id] = counts.get(game_id, 0) + int(watchers)
-    return counts
+    seated = Seat.objects.filter(game_id=OuterRef("game_id"), user=OuterRef("user"))
+    pages = open_game_pages(now=clock.now()).exclude(Exists(seated))
+    if game_ids is not None:
+        pages = pages.filter(game_id__in=list(game_ids))
+    counts = (
+        pages.order_by()
+        .values("game_id")
+        .annotate(watchers=Count("user", distinct=True))
+        .values_list("game_id", "watchers")
+    )
+    return dict(counts)
 
 
 def game_watchers(*, game: Game) -> int:

@@ -1,4 +1,5 @@
-"""Push subscriptions, sent notices and open game pages (issue #18)."""
+"""Push subscriptions and sent notices (issue #18); the open game pages are
+``accounts.GamePage``."""
 
 from __future__ import annotations
 
@@ -83,24 +84,3 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key} to {self.user_id} in game {self.game_id}"
-
-
-class GamePage(models.Model):
-    """A game page a signed-in player has open: its socket (``/ws/games/<id>/``,
-    ``games.consumers.GameConsumer``) adds the row on connect, refreshes
-    ``seen_at`` every few minutes and deletes it on disconnect
-    (``notify.presence``). No push goes out about a game while its player has a
-    fresh row for it: the board on their screen already says it."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    game_id = models.BigIntegerField()
-    channel_name = models.CharField(max_length=200, unique=True)
-    seen_at = models.DateTimeField()
-
-    class Meta:
-        indexes = [models.Index(fields=["user", "game_id", "seen_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} on game {self.game_id}"

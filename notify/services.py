@@ -5,7 +5,7 @@ Each kind of notification has its own choice on the account (``User.notify_turn`
 ``User.email_notifications``: "never" sends no e-mail at all, and a player on
 the daily digest gets no e-mail on each move. Push goes to every browser the
 player turned it on in (``PushSubscription``), except about a game whose page
-that player has open right now (``notify.presence``): the board already says it.
+that player has open right now (``games.presence``): the board already says it.
 Computer players and inactive accounts hear nothing.
 
 No floods (issue #23): one player hears of at most
@@ -35,10 +35,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import Channel, User
-from games import clock, emails
+from games import clock, emails, presence
 from games.models import Game, Move, Seat
 
-from . import presence
 from .models import Notice, PushSubscription
 from .push import send_push
 

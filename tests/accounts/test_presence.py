@@ -19,9 +19,8 @@ from django.utils import timezone
 
 from accounts import presence as account_presence
 from accounts import selectors, services
-from accounts.models import User
+from accounts.models import GamePage, User
 from games.routing import websocket_urlpatterns
-from notify.models import GamePage
 from tests.accounts.settings_form import settings_post
 
 PRESENCE = re.compile(

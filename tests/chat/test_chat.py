@@ -11,13 +11,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.models import User
+from accounts.models import GamePage, User
 from accounts.services import block_create, follow_create
 from chat import services
 from chat.models import Message, Report
 from games import clock
 from games.models import Game
-from notify.models import GamePage
 from notify.tasks import message_posted
 
 pytestmark = pytest.mark.django_db

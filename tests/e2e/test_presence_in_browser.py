@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from playwright.sync_api import Browser, expect
 
-from notify.models import GamePage
+from accounts.models import GamePage
 
 from .test_live_board import PASSWORD, log_in, start_game
 

@@ -12,9 +12,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import GamePage
 from games import services
 from games.models import Game, Move
-from notify.models import GamePage
 
 _channels = count()
 

@@ -13,11 +13,10 @@ import pytest
 from django.core import mail
 from django.db import connection, connections
 
-from accounts.models import User
+from accounts.models import GamePage, User
 from games import clock, jobs, selectors, services
 from games.models import Game, Move, Seat
 from games.tasks import run_ready_tasks
-from notify.models import GamePage
 from notify.tasks import invited, turn_started
 from tests.accounts.settings_form import settings_post
 from tests.games.helpers import move_event

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games import selectors, services
+from accounts.models import GamePage
+from games import presence, selectors, services
 from games.tasks import run_ready_tasks
-from notify import presence, tasks
-from notify.models import GamePage, PushSubscription
+from notify import tasks
+from notify.models import PushSubscription
 from notify.services import notify_turn
 from tests.games.helpers import move_event, move_post_data
 
