@@ -16,6 +16,7 @@ Read with ``ast``, so nothing is imported to check it; migrations are left out.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,116 @@ def test_the_scan_sees_an_import_hidden_in_a_function(tmp_path):
         "from games import clock\n\n\ndef late():\n    from notify.tasks import x\n"
     )
     assert _imports(source) == [("games", 1, None), ("notify.tasks", 5, "late")]
+
+
+# Templates (issue #36 item 8): a template of an app may load the tag libraries
+# and reverse the URLs only of that app and of the apps it may import. A
+# template belongs to the package whose code names it (``render``, an
+# inclusion tag: ``accounts/profile.html`` is drawn by ``games``), else to the
+# app of its folder; the project's (``base.html``, the settings page) may use
+# every app. A URL belongs to the package of its view, found through Django's
+# resolver (``rules`` is routed by the project, drawn by ``games``).
+
+TEMPLATES = ROOT / "templates"
+FOLDER_APP = {"registration": "accounts"}
+"""Template folders that are not an app's name: the log-in pages are accounts'."""
+LOAD = re.compile(r"{%-?\s*load\s+(.+?)\s*-?%}", re.S)
+URL = re.compile(r"""{%-?\s*url\s+(['"])([^'"]+)\1""")
+KNOWN_TEMPLATE_REACH = {
+    "games/game_detail.html loads chat (chat)",
+    "games/replay.html loads chat (chat)",
+    "accounts/profile.html reverses chat:player_report (chat)",
+}
+"""Reaches against the rule that are known, not wanted: the game page and the
+replay draw the chat with chat's tag, and the profile links to chat's report
+page; each is to move to a template of chat's (or the project's). The test
+fails on any other, and on one of these once it is gone (strike it here)."""
+
+
+def _template_owners() -> dict[str, set[str]]:
+    """Template name → the packages whose code names it as a string."""
+    names = {
+        str(path.relative_to(TEMPLATES))
+        for path in TEMPLATES.rglob("*")
+        if path.is_file()
+    }
+    owners: dict[str, set[str]] = {name: set() for name in names}
+    for package in (*APPS, PROJECT):
+        for path in _modules(package):
+            for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+                if isinstance(node, ast.Constant) and node.value in owners:
+                    owners[node.value].add(package)
+    for name, found in owners.items():
+        if not found:
+            folder = name.split("/")[0] if "/" in name else PROJECT
+            found.add(FOLDER_APP.get(folder, folder))
+    return owners
+
+
+def _url_packages() -> dict[str, str]:
+    """URL name (with its namespace) → the top package of its view."""
+    from django.urls import URLResolver, get_resolver
+
+    found: dict[str, str] = {}
+
+    def walk(resolver: URLResolver, prefix: str) -> None:
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                namespace = pattern.namespace
+                walk(pattern, f"{prefix}{namespace}:" if namespace else prefix)
+            elif pattern.name:
+                view = pattern.callback
+                module = getattr(view, "view_class", view).__module__
+                found[prefix + pattern.name] = _package(module)
+
+    walk(get_resolver(), "")
+    return found
+
+
+def _template_reach(text: str, urls: dict[str, str]) -> set[tuple[str, str]]:
+    """``(what, app)`` for each of our tag libraries a template loads and each
+    of our apps' URLs it reverses by a literal name."""
+    libraries = {
+        path.stem: app
+        for app in APPS
+        for path in (ROOT / app / "templatetags").glob("*.py")
+        if path.stem != "__init__"
+    }
+    reach: set[tuple[str, str]] = set()
+    for load in LOAD.finditer(text):
+        words = load.group(1).split()
+        if "from" in words:
+            words = words[words.index("from") + 1 :]
+        reach |= {(f"loads {w}", libraries[w]) for w in words if w in libraries}
+    for _quote, name in URL.findall(text):
+        if urls.get(name) in APPS:
+            reach.add((f"reverses {name}", urls[name]))
+    return reach
+
+
+def test_templates_use_only_the_apps_their_app_may_import():
+    owners, urls = _template_owners(), _url_packages()
+    assert owners["accounts/profile.html"] == {"games"}  # the owners are read
+    assert urls["rules"] == "games" and urls["chat:panel"] == "chat"
+    reaches = set()
+    for name, packages in owners.items():
+        text = (TEMPLATES / name).read_text()
+        for what, app in _template_reach(text, urls):
+            for owner in packages - {PROJECT}:
+                if app != owner and app not in ALLOWED[owner]:
+                    reaches.add(f"{name} {what} ({app})")
+    assert reaches == KNOWN_TEMPLATE_REACH
+
+
+def test_the_template_scan_sees_loads_and_urls():
+    """The reader finds what the test above forbids."""
+    text = (
+        "{% load i18n chat %}{% load presence from presence %}"
+        "<a href=\"{% url 'games:detail' 1 %}\">{% url 'login' %}</a>"
+    )
+    urls = {"games:detail": "games", "login": "django"}
+    assert _template_reach(text, urls) == {
+        ("loads chat", "chat"),
+        ("loads presence", "accounts"),
+        ("reverses games:detail", "games"),
+    }
