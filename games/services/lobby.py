@@ -8,7 +8,7 @@ import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import transaction
@@ -23,7 +23,7 @@ from games.engine import record
 from games.engine.variants import find_variant
 
 from .. import clock, notifications, signals
-from ..models import DAYS_PER_MOVE, Game, Invitation, Seat, Variant
+from ..models import DAYS_PER_MOVE, Game, Seat, Variant
 from ..selectors import seat_view
 from .common import (
     GameActionError,
@@ -97,7 +97,8 @@ def _try_again_at(free_at: Any, now: Any) -> str:
 def _invitations_since(creator: User, since: Any) -> list[Any]:
     """When each invitation ``creator`` sent since ``since`` was made (its
     game's creation), oldest first: the seats still invited, and those told
-    (``Invitation``) and answered since, each (game, player) once."""
+    (``signals.invitations_told``: notify's notices) and answered since, each
+    (game, player) once."""
     made = {
         (game_id, user_id): created
         for game_id, user_id, created in Seat.objects.filter(
@@ -106,10 +107,11 @@ def _invitations_since(creator: User, since: Any) -> list[Any]:
             game__created_at__gt=since,
         ).values_list("game_id", "user_id", "game__created_at")
     }
-    for game_id, user_id, created in Invitation.objects.filter(
-        game__creator=creator, game__created_at__gt=since
-    ).values_list("game_id", "user_id", "game__created_at"):
-        made.setdefault((game_id, user_id), created)
+    for _receiver, told in signals.invitations_told.send(
+        sender=Game, creator=creator, since=since
+    ):
+        for game_id, user_id, created in cast("list[tuple[int, int, Any]]", told):
+            made.setdefault((game_id, user_id), created)
     return sorted(made.values())
 
 
@@ -318,7 +320,6 @@ def _tell_invited(game: Game, invitees: Sequence[User], *, silent: set[int]) -> 
     for user in invitees:
         if user.pk in silent:
             continue
-        Invitation.objects.get_or_create(game=game, user=user)
         transaction.on_commit(
             functools.partial(notifications.invited, game_id=game.pk, user_id=user.pk)
         )
