@@ -76,7 +76,7 @@ def _games(count: int) -> list[tuple[int, list]]:
     from games import services
 
     deals = random.Random(7)
-    services._system_rng = lambda: deals  # seeded deals: the same games each run
+    services.common.system_rng = lambda: deals  # seeded deals: the same games each run
     games = []
     for index in range(count):
         creator, partner = (

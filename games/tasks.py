@@ -1,8 +1,9 @@
 """Background tasks: a computer player's move (issue #16), with django-tasks.
 
 A computer's decision is never computed in a request. When a game reaches a
-computer's turn, ``services.play._append_events`` sets ``Game.computer_turn_since``
-and, after commit, queues :func:`computer_move` for that game and ply. A worker (the
+computer's turn, ``services.turns.append_events`` sets ``Game.computer_turn_since``
+and, after commit, announces it (``computer_turn_began``); :func:`connect` has
+:func:`computer_move` queued for that game and ply. A worker (the
 database backend's ``manage.py db_worker``, or the loop inside Daphne that the
 README's run command starts, :func:`start_worker_with_server`) runs it: it reads
 the game, asks ``games.engine.bots.choose`` on the engine's state (public
@@ -54,6 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from time import monotonic
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -61,6 +63,9 @@ from django.db import close_old_connections
 from django.db.models import Q
 from django_tasks import task
 from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
 
 from games.engine import bots
 from games.engine import review as engine_review
@@ -68,6 +73,9 @@ from games.engine import review as engine_review
 from . import clock, in_server, notifications, review_queue
 from .models import Game, GameReview
 from .selectors import game_continued, game_engine, game_user_to_move
+from .services import GameActionError, game_play_move
+from .services.reviews import review_wanted
+from .services.turns import computer_turn_began
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +98,6 @@ def _seed(game_id: int, ply: int) -> int:
 def computer_move(game_id: int, ply: int) -> str:
     """Play the computer's decision in game ``game_id`` if it is still to move at
     ``ply``; what happened, in a word (for the task's result)."""
-    from . import services  # services.play imports this module
-
     # The lease of the turn (process_computer_turns): claimed now, so the
     # deadline loop hands it to the queue again only if this worker dies.
     Game.objects.filter(
@@ -112,10 +118,8 @@ def computer_move(game_id: int, ply: int) -> str:
     decision = bots.choose(engine, level, seconds=seconds, seed=_seed(game_id, ply))
     event = {k: v for k, v in decision.to_event().items() if k != "seat"}
     try:
-        services.game_play_move(
-            game_id=game_id, user=computer, move=event, expected_ply=ply
-        )
-    except services.GameActionError as error:
+        game_play_move(game_id=game_id, user=computer, move=event, expected_ply=ply)
+    except GameActionError as error:
         # Another run of this task played first (the ply check refused it).
         logger.info("computer move in game %s at ply %s: %s", game_id, ply, error)
         return "refused"
@@ -160,9 +164,6 @@ def _turns_in_queue() -> set[tuple[int, int]] | None:
     """The computer turns ``(game, ply)`` whose task waits in the database
     queue (not started yet), or None where the queue cannot be read (RQ). The
     waiting tasks are few (the queue's length) and the backend indexes them."""
-    from django_tasks_db.backend import DatabaseBackend
-    from django_tasks_db.models import DBTaskResult
-
     backend = computer_move.get_backend()
     if not isinstance(backend, DatabaseBackend):
         return None
@@ -215,6 +216,25 @@ def process_computer_turns() -> int:
             computer_turn_enqueue(game_id=game_id, ply=ply)
             queued += 1
     return queued
+
+
+def on_computer_turn_began(*, game_id: int, ply: int, **_: Any) -> None:
+    """A computer is to move (``services.turns``, after commit): queue its move."""
+    computer_turn_enqueue(game_id=game_id, ply=ply)
+
+
+def on_review_wanted(*, game_id: int, **_: Any) -> None:
+    """A finished game's review is asked (``services.reviews``, after commit):
+    queue it; a queue that is down is logged (the deadline job queues it
+    again)."""
+    _enqueue_review(game_id)
+
+
+def connect() -> None:
+    """The services announce the work this module queues, and never import it
+    (this module plays through them): called from ``GamesConfig.ready()``."""
+    computer_turn_began.connect(on_computer_turn_began, dispatch_uid=__name__)
+    review_wanted.connect(on_review_wanted, dispatch_uid=__name__)
 
 
 def _enqueue_review(game_id: int) -> bool:
@@ -289,7 +309,6 @@ def run_ready_tasks(queue_names: Sequence[str] | None = None) -> None:
     """Run every task waiting in the database queues ``queue_names`` (all the
     site's queues when None), then return (one pass of the in-server worker;
     django-tasks-db's own worker loop, in batch mode)."""
-    from django_tasks_db.management.commands.db_worker import Worker
 
     class ServerWorker(Worker):
         """Runs no further task once the server shuts down

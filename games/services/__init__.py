@@ -3,11 +3,12 @@
 
 - ``lobby``: create, join, accept/decline an invitation, cancel, and the start
   (round 1 dealt) when the last seat is taken; the per-account limits.
-- ``play``: a decision (``game_play_move``) and what follows it in the same
-  transaction (``_append_events``: chance events, left seats' turns, the next
-  clock, a computer's turn queued); the deadlines a vacation moves.
-- ``endings``: resignation, timeout, and ``game_finish``, the one place a game
-  ends (docs/style.md, "Each fact in one place").
+- ``play``: a decision (``game_play_move``); the deadlines a vacation moves.
+- ``endings``: resignation and timeout.
+- ``turns``: the turn loop that lobby, play and endings call and that calls
+  none of them (``append_events``: chance events, left seats' turns, the
+  next clock, a computer's turn announced), and ``game_finish``, the one place
+  a game ends (docs/style.md, "Each fact in one place").
 - ``records``: an uploaded record stored as an imported game.
 - ``rematches``: "Play again": a finished game's players seated again, one
   place on, in a new game that starts when all have accepted.
@@ -15,6 +16,10 @@
   docs/review.md).
 - ``common``: what they share (``GameActionError``, the locked row, the
   generator of live games, the news after commit).
+
+Nothing here imports ``games.tasks``: a computer's turn and a review are
+announced (``turns.computer_turn_began``, ``reviews.review_wanted``) and the
+tasks module, which plays through these services, queues them.
 
 Every action runs in one transaction that locks the game row first
 (``select_for_update``; on SQLite the IMMEDIATE transaction and the unique
@@ -28,8 +33,7 @@ are shifted here (``games.receivers``).
 from __future__ import annotations
 
 from .common import GameActionError
-from .common import _system_rng as _system_rng
-from .endings import game_finish, game_resign, game_timeout
+from .endings import game_resign, game_timeout
 from .lobby import (
     game_cancel,
     game_create,
@@ -40,6 +44,7 @@ from .play import PlayedMove, game_deadlines_shift, game_play_move
 from .records import RECORD_MAX_BYTES, ImportedRecord, game_import
 from .rematches import game_rematch, rematch_seating
 from .reviews import game_review_queue
+from .turns import game_finish
 
 __all__ = [
     "RECORD_MAX_BYTES",

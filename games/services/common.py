@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import random
-import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,20 +26,19 @@ class GameActionError(Exception):
         self.code = code
 
 
-def _system_rng() -> random.Random:
+def system_rng() -> random.Random:
     """The generator for live games: the OS's, never a stored or guessable seed."""
     return random.SystemRandom()
 
 
-def _rng() -> random.Random:
-    """The generator an action deals with: ``games.services._system_rng``, looked
-    up on the package when called, so that replacing it there (the tests and
-    ``bench/`` seed the deals that way) reaches every module."""
-    rng: random.Random = sys.modules[__package__]._system_rng()
-    return rng
+def deals(rng: random.Random | None = None) -> random.Random:
+    """The generator an action passes to the turn loop: ``rng`` when the caller
+    gives one, else :func:`system_rng` (the tests and ``bench/`` seed the deals
+    by replacing ``common.system_rng``)."""
+    return rng if rng is not None else system_rng()
 
 
-def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
+def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
     """The game row, locked; ``with_seats`` prefetches its seats in order, with
     their users and current vacations."""
     games = Game.objects.select_for_update()
@@ -52,13 +50,13 @@ def _locked_game(game_id: int, *, with_seats: bool = False) -> Game:
         raise GameActionError(_("This game does not exist."), "no_game") from None
 
 
-def _announce(signal: Signal, **ids: Any) -> None:
+def announce(signal: Signal, **ids: Any) -> None:
     """Send ``signal`` (``games.signals``) once the change commits: notify's
     receivers queue their notices then (``notify/receivers.py``)."""
     transaction.on_commit(functools.partial(signal.send, sender=Game, **ids))
 
 
-def _notify_after_commit(
+def notify_after_commit(
     game: Game, users: Mapping[int, int | None], *, redraw: bool = False
 ) -> None:
     """Ring the game's doorbell and those of ``users`` (seat number to user id)
@@ -81,11 +79,11 @@ def _notify_after_commit(
     )
 
 
-def _ring_rematched(rematch: Game) -> None:
+def ring_rematched(rematch: Game) -> None:
     """A rematch was offered, accepted, started or called off: the finished
     game's open pages draw their "Play again" part again after commit."""
     if rematch.rematch_of_id is None:
         return
     old = rematch.rematch_of_id
     users = dict(Seat.objects.filter(game_id=old).values_list("number", "user_id"))
-    _notify_after_commit(Game.objects.get(pk=old), users, redraw=True)
+    notify_after_commit(Game.objects.get(pk=old), users, redraw=True)

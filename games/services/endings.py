@@ -1,8 +1,8 @@
-"""Writes that end a game, or a seat's part in it: resignation, timeout, and
-``game_finish``, the one place a game ends (lila's ``Finisher``).
+"""Writes that end a seat's part in a game: resignation and timeout.
 
-Every end goes through ``game_finish``: the normal end (the last move, from
-``play._append_events``), and a seat that leaves (``_seat_leaves``: resigning, or
+Every end goes through ``turns.game_finish``, the one place a game ends (lila's
+``Finisher``): the normal end (the last move, from
+``turns.append_events``), and a seat that leaves (``_seat_leaves``: resigning, or
 the deadline passed) when nobody is left to play; with others still in, they
 play on and the site plays the leaver's turns.
 """
@@ -16,15 +16,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.engine.common import Game as EngineGame
 
-from .. import clock, signals
+from .. import clock
 from ..models import Game, Seat
-from ..ratings import ratings_update_for_game
 from ..selectors import game_engine, seat_view
-from . import play
-from .common import GameActionError, _announce, _locked_game, _notify_after_commit, _rng
-from .reviews import game_review_queue
+from .common import GameActionError, deals, locked_game, notify_after_commit
+from .turns import append_events, game_finish
 
 
 def game_resign(*, game_id: int, user: User) -> Game:
@@ -36,7 +33,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
     forfeit on time, so the table is not spoiled for the others.
     """
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         seats = list(game.seats.order_by("number"))
         view = seat_view(game=game, user=user, seats=seats)
         seat = view.seat
@@ -73,7 +70,7 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
         ).update(turn_deadline=None)
         if not claimed:
             return False
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         seats = list(game.seats.order_by("number"))
         late = next(s for s in seats if s.number == game.seat_to_move)
         _seat_leaves(game, late, reason=Game.EndReason.TIMEOUT, seats=seats, now=now)
@@ -94,7 +91,7 @@ def _seat_leaves(
 
     When nobody is left to play, the game ends with ``reason``
     (``game_finish``); else the others play on, the leaver's turns played by
-    the site (``play._append_events``), and if it was the leaver's turn the next
+    the site (``turns.append_events``), and if it was the leaver's turn the next
     live seat's clock starts afresh. ``seats`` are the game's seats in order,
     locked with it; the caller saves ``game``.
     """
@@ -109,11 +106,11 @@ def _seat_leaves(
     engine = game_engine(game)
     if _nobody_left_to_play(seats):
         game_finish(game=game, engine=engine, reason=reason, seats=seats)
-        _notify_after_commit(game, {s.number: s.user_id for s in seats})
+        notify_after_commit(game, {s.number: s.user_id for s in seats})
         return
     if game.seat_to_move == seat.number:
         game.seat_to_move = None  # the next live seat's clock starts afresh
-    play._append_events(game, engine, engine.events(), rng=_rng(), seats=seats)
+    append_events(game, engine, engine.events(), rng=deals(), seats=seats)
 
 
 def _nobody_left_to_play(seats: Sequence[Seat]) -> bool:
@@ -122,59 +119,3 @@ def _nobody_left_to_play(seats: Sequence[Seat]) -> bool:
     still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
     people = [s for s in still_playing if s.user is None or not s.user.computer_level]
     return len(still_playing) <= 1 or not people
-
-
-def _left_at(seat: Seat, game: Game) -> tuple[int, float] | None:
-    """When a seat left the game (forfeit or resignation): the ply, then the
-    time (two can leave at the same ply); None if it is still in."""
-    if seat.forfeited_ply is None and not seat.resigned:
-        return None
-    ply = game.ply if seat.forfeited_ply is None else seat.forfeited_ply
-    return ply, seat.left_at.timestamp() if seat.left_at is not None else 0.0
-
-
-def game_finish(
-    *, game: Game, engine: EngineGame, reason: str, seats: Sequence[Seat]
-) -> None:
-    """The one place a game ends: final scores and ranks on the seats.
-
-    Players still in the game rank first: at a normal end by the engine's outcome
-    (``docs/rules/azul.md §7``; Summer Pavilion shares ties,
-    ``docs/rules/summer-pavilion.md §7``), else by their current score and then
-    complete wall rows. Seats that resigned or forfeited on time rank after all
-    of them, the one that left later above the one that left earlier. Totals and
-    ratings are updated here, in the same transaction
-    (``ratings.ratings_update_for_game``).
-    ``seats`` are the game's seats in order; they get their final score and rank
-    (so a caller that drew them from the same objects shows the result). The
-    caller holds the row lock and saves ``game``.
-    """
-    outcome = engine.outcome()
-    if reason == Game.EndReason.NORMAL and outcome is not None:
-        scores = list(outcome.scores)
-        strength: list[tuple[int, ...]] = [(-rank,) for rank in outcome.ranks]
-    else:
-        scores = list(engine.scores)
-        strength = engine.standing_keys()
-    keys: list[tuple[float, ...]] = []
-    for seat in seats:
-        left = _left_at(seat, game)
-        still_in = (1, 0, 0.0) if left is None else (0, *left)
-        keys.append((*still_in, *strength[seat.number]))
-    ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
-    table = Seat.score_table_of(game)
-    for seat in seats:
-        seat.score = scores[seat.number]
-        seat.rank = ranks[seat.number]
-        seat.score_table = table
-    Seat.objects.bulk_update(seats, ["score", "rank", "score_table"])
-    game.status = Game.Status.FINISHED
-    game.end_reason = reason
-    game.finished_at = clock.now()
-    game.seat_to_move = None
-    game.turn_deadline = None
-    game.computer_turn_since = None
-    ratings_update_for_game(game=game)
-    if not game.imported:
-        _announce(signals.game_finished, game_id=game.pk)
-        game_review_queue(game=game)  # finished just above

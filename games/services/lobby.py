@@ -8,7 +8,7 @@ import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -23,20 +23,20 @@ from games.engine import record
 from games.engine.variants import find_variant
 
 from .. import clock, notifications, signals
-from ..models import DAYS_PER_MOVE, Game, Seat, Variant
+from ..models import DAYS_PER_MOVE, Game, Invitation, Seat, Variant
 from ..selectors import seat_view
 from .common import (
     GameActionError,
-    _announce,
-    _locked_game,
-    _notify_after_commit,
-    _ring_rematched,
-    _rng,
+    announce,
+    deals,
+    locked_game,
+    notify_after_commit,
+    ring_rematched,
 )
-from .play import _append_events
+from .turns import append_events
 
 
-def _computer_games_allowed(*, creator: User, computers: Mapping[int, str]) -> None:
+def computer_games_allowed(*, creator: User, computers: Mapping[int, str]) -> None:
     """Refuse a new game with a computer seat beyond what one account may ask of
     the computers (issue #23): ``COMPUTER_GAMES_IN_PROGRESS`` such games of
     theirs not over (open or in progress), ``COMPUTER_GAMES_PER_HOUR`` created
@@ -97,8 +97,7 @@ def _try_again_at(free_at: Any, now: Any) -> str:
 def _invitations_since(creator: User, since: Any) -> list[Any]:
     """When each invitation ``creator`` sent since ``since`` was made (its
     game's creation), oldest first: the seats still invited, and those told
-    (``signals.invitations_told``: notify's notices) and answered since, each
-    (game, player) once."""
+    (``Invitation``) and answered since, each (game, player) once."""
     made = {
         (game_id, user_id): created
         for game_id, user_id, created in Seat.objects.filter(
@@ -107,15 +106,14 @@ def _invitations_since(creator: User, since: Any) -> list[Any]:
             game__created_at__gt=since,
         ).values_list("game_id", "user_id", "game__created_at")
     }
-    for _receiver, told in signals.invitations_told.send(
-        sender=Game, creator=creator, since=since
-    ):
-        for game_id, user_id, created in cast("list[tuple[int, int, Any]]", told):
-            made.setdefault((game_id, user_id), created)
+    for game_id, user_id, created in Invitation.objects.filter(
+        game__creator=creator, game__created_at__gt=since
+    ).values_list("game_id", "user_id", "game__created_at"):
+        made.setdefault((game_id, user_id), created)
     return sorted(made.values())
 
 
-def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> set[int]:
+def invitations_allowed(*, creator: User, invitees: Sequence[User]) -> set[int]:
     """Refuse invitations that would flood a player (issue #23): to a player
     ``creator`` blocks (they know it: issue #35 item 2), to one ``creator``
     already invited to a game not started yet, or beyond
@@ -124,7 +122,7 @@ def _invitations_allowed(*, creator: User, invitees: Sequence[User]) -> set[int]
     ``notify.services.channels``: beyond it the invitation stands, untold.)
     Returns the ids of the invitees who block ``creator``: their invitation
     stands for ``creator`` as any unanswered one, but they are never told nor
-    shown it (``_tell_invited``; ``selectors.SeatView.may_answer_invitation``),
+    shown it (``tell_invited``; ``selectors.SeatView.may_answer_invitation``),
     so that nothing reveals the block.
     Called inside the creating transaction with the creator's row locked, so two
     creations at once are counted one after the other."""
@@ -291,8 +289,8 @@ def game_create(
     if invite_link:
         _invite_link_check(players=players, invitees=invitees, computers=computers)
     with transaction.atomic():
-        _computer_games_allowed(creator=creator, computers=computers)
-        silent = _invitations_allowed(creator=creator, invitees=invitees)
+        computer_games_allowed(creator=creator, computers=computers)
+        silent = invitations_allowed(creator=creator, invitees=invitees)
         robots = {
             number: computer_player(level=level) for number, level in computers.items()
         }
@@ -308,22 +306,23 @@ def game_create(
         )
         seats = _new_seats(game, creator=creator, robots=robots, invitees=invitees)
         Seat.objects.bulk_create(seats)
-        _start_if_full(game, seats, by=creator.pk)
-        _tell_invited(game, invitees, silent=silent)
+        start_if_full(game, seats, by=creator.pk)
+        tell_invited(game, invitees, silent=silent)
     return game
 
 
-def _tell_invited(game: Game, invitees: Sequence[User], *, silent: set[int]) -> None:
+def tell_invited(game: Game, invitees: Sequence[User], *, silent: set[int]) -> None:
     """Tell each of ``invitees`` of their invitation to ``game`` (their pages
     after commit; e-mail and push by ``signals.invited``), but none in
     ``silent``, who block its creator (issue #35 item 2: nothing tells them)."""
     for user in invitees:
         if user.pk in silent:
             continue
+        Invitation.objects.get_or_create(game=game, user=user)
         transaction.on_commit(
             functools.partial(notifications.invited, game_id=game.pk, user_id=user.pk)
         )
-        _announce(signals.invited, game_id=game.pk, user_id=user.pk)
+        announce(signals.invited, game_id=game.pk, user_id=user.pk)
 
 
 def game_join(*, game_id: int, user: User, invite_token: str | None = None) -> Game:
@@ -332,7 +331,7 @@ def game_join(*, game_id: int, user: User, invite_token: str | None = None) -> G
     its token (``link_views``); nobody sits at a table with a player they
     block or who blocks them."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.status != Game.Status.OPEN:
             raise GameActionError(_("This game is not open any more."), "not_open")
         seats = list(game.seats.order_by("number"))
@@ -368,7 +367,7 @@ def game_join(*, game_id: int, user: User, invite_token: str | None = None) -> G
         seat.user = user
         seat.invite_status = Seat.Invite.JOINED
         seat.save(update_fields=["user", "invite_status"])
-        _start_if_full(game, seats, by=user.pk)
+        start_if_full(game, seats, by=user.pk)
         _ring_if_waiting(game)
     return game
 
@@ -376,7 +375,7 @@ def game_join(*, game_id: int, user: User, invite_token: str | None = None) -> G
 def game_invitation_respond(*, game_id: int, user: User, accept: bool) -> Game:
     """Accept (take the seat) or decline (the seat becomes open to anyone)."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.status != Game.Status.OPEN:
             raise GameActionError(_("This game is not open any more."), "not_open")
         seats = list(game.seats.order_by("number"))
@@ -408,30 +407,30 @@ def _rematch_declined(game: Game, seat: Seat) -> None:
     game.status = Game.Status.CANCELLED
     game.finished_at = clock.now()
     game.save(update_fields=["status", "finished_at"])
-    _notify_after_commit(game, {})
-    _ring_rematched(game)
+    notify_after_commit(game, {})
+    ring_rematched(game)
 
 
 def _accept(game: Game, seat: Seat, seats: list[Seat]) -> Game:
     seat.invite_status = Seat.Invite.JOINED
     seat.save(update_fields=["invite_status"])
-    _start_if_full(game, seats, by=seat.user_id)
+    start_if_full(game, seats, by=seat.user_id)
     _ring_if_waiting(game)
-    _ring_rematched(game)
+    ring_rematched(game)
     return game
 
 
 def _ring_if_waiting(game: Game) -> None:
     """A seat of a game still waiting for players changed: its open pages
-    redraw their seats (starting the game rings through ``_append_events``)."""
+    redraw their seats (starting the game rings through ``append_events``)."""
     if game.status == Game.Status.OPEN:
-        _notify_after_commit(game, {})
+        notify_after_commit(game, {})
 
 
 def game_cancel(*, game_id: int, user: User) -> Game:
     """The creator calls off a game that has not started."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if not seat_view(game=game, user=user, seats=()).is_creator:
             raise GameActionError(_("Only the creator can cancel a game."), "creator")
         if game.status != Game.Status.OPEN:
@@ -441,23 +440,23 @@ def game_cancel(*, game_id: int, user: User) -> Game:
         game.status = Game.Status.CANCELLED
         game.finished_at = clock.now()
         game.save(update_fields=["status", "finished_at"])
-        _notify_after_commit(game, {})
-        _ring_rematched(game)
+        notify_after_commit(game, {})
+        ring_rematched(game)
     return game
 
 
-def _start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> None:
+def start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> None:
     """All seats joined: pick the first player at random and deal round 1.
     ``by``: whose action filled the last seat (told nothing of the start)."""
     if any(s.invite_status != Seat.Invite.JOINED for s in seats):
         return
-    rng = _rng()
+    rng = deals()
     # a rematch is seated in its turn order (rematches.rematch_seating)
     game.first_seat = 0 if game.rematch_of_id else rng.randrange(game.players)
     engine = record.new_game(game.variant, game.players, game.first_seat)
     game.status = Game.Status.ACTIVE
     game.started_at = clock.now()
-    _append_events(game, engine, [], rng=rng, seats=seats)
+    append_events(game, engine, [], rng=rng, seats=seats)
     game.opening = record.opening_key(game.variant, game.cached_events)
     game.save()
-    _announce(signals.game_started, game_id=game.pk, started_by=by)
+    announce(signals.game_started, game_id=game.pk, started_by=by)

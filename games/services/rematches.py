@@ -20,13 +20,13 @@ from accounts.models import User
 
 from ..models import Game, Seat
 from ..selectors import seat_view
-from .common import GameActionError, _locked_game, _ring_rematched
+from .common import GameActionError, locked_game, ring_rematched
 from .lobby import (
-    _computer_games_allowed,
-    _invitations_allowed,
-    _start_if_full,
-    _tell_invited,
+    computer_games_allowed,
     game_invitation_respond,
+    invitations_allowed,
+    start_if_full,
+    tell_invited,
 )
 
 
@@ -45,7 +45,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     returned unchanged: two players who press "Play again" at once get one
     rematch, and the second's press accepts it where they are invited."""
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         seats = list(game.seats.select_related("user").order_by("number"))
         view = seat_view(game=game, user=user, seats=seats)
         if view.number is None or game.imported:
@@ -77,8 +77,8 @@ def _offer(game: Game, seats: list[Seat], user: User) -> Game:
         if seat.user is not None and seat.user.computer_level
     }
     invitees = [u for u in people if u.pk != user.pk and not u.computer_level]
-    _computer_games_allowed(creator=user, computers=computers)
-    silent = _invitations_allowed(creator=user, invitees=invitees)
+    computer_games_allowed(creator=user, computers=computers)
+    silent = invitations_allowed(creator=user, invitees=invitees)
     # (a second offer at once waits on the finished game's lock, then finds
     # this one: the constraint game_one_rematch is the data's own guard)
     rematch = Game.objects.create(
@@ -101,7 +101,7 @@ def _offer(game: Game, seats: list[Seat], user: User) -> Game:
         for number, seat in enumerate(order)
     ]
     Seat.objects.bulk_create(new_seats)
-    _start_if_full(rematch, new_seats, by=user.pk)
-    _tell_invited(rematch, invitees, silent=silent)
-    _ring_rematched(rematch)
+    start_if_full(rematch, new_seats, by=user.pk)
+    tell_invited(rematch, invitees, silent=silent)
+    ring_rematched(rematch)
     return rematch

@@ -1,38 +1,34 @@
 """The review of a game that just ended (issue #27, docs/review.md): a queued
-row, and the review queue's task after the commit (``tasks.review_game``).
+row, and the review queue's task after the commit (``tasks.review_game``,
+queued by ``games.tasks`` when ``review_wanted`` is announced).
 The queue serves played games first and each account in turn
 (``games.review_queue``); an account may ask for the reviews of
 ``REVIEW_IMPORTS_PER_DAY`` imported records a day (issue #33)."""
 
 from __future__ import annotations
 
-import functools
-import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
 
-from .. import clock, tasks
+from .. import clock
 from ..models import Game, GameReview
 from ..selectors import game_continued
-from .common import GameActionError
-
-logger = logging.getLogger(__name__)
+from .common import GameActionError, announce
 
 ASKS_WINDOW = timedelta(days=1)
 """The imports' quota counts one account's asks over this window."""
 
 
-def _enqueue(game_id: int) -> None:
-    try:
-        tasks.review_game.enqueue(game_id)
-    except Exception:
-        logger.exception("could not queue the review of game %s", game_id)
+review_wanted = Signal()
+"""A finished game's review is to be made (``game_id``), sent after commit;
+``games.tasks`` queues it (connected in ``GamesConfig.ready()``)."""
 
 
 def _next_ask_in(free_at: datetime, now: datetime) -> str:
@@ -123,4 +119,4 @@ def game_review_queue(*, game: Game, asked_by: User | None = None) -> None:
             },
         )
         if created:
-            transaction.on_commit(functools.partial(_enqueue, game.pk))
+            announce(review_wanted, game_id=game.pk)

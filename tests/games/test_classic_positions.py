@@ -77,7 +77,7 @@ def test_live_board_and_replay_show_the_engines_position_at_every_ply(
 ):
     rng = random.Random(seed)
     deals = random.Random(seed)
-    monkeypatch.setattr(services, "_system_rng", lambda: deals)
+    monkeypatch.setattr(services.common, "system_rng", lambda: deals)
     game = start_game(players[:seats], variant=variant)
     clients = {seat.number: client_for(seat.user) for seat in game.seats.all()}
     detail = reverse("games:detail", args=[game.pk])

@@ -57,7 +57,7 @@ def test_the_site_plays_only_legal_decisions_for_who_lets_it(
     # Seeded deals and first seat (live games use the OS): the same game every
     # run, one with forced decisions for both players.
     deals = random.Random(seed)
-    monkeypatch.setattr(services, "_system_rng", lambda: deals)
+    monkeypatch.setattr(services.common, "system_rng", lambda: deals)
     ana, binh = players[:2]
     binh.play_forced = False
     binh.save(update_fields=["play_forced"])

@@ -201,7 +201,7 @@ def _plausible(engine: ClassicGame, rng: random.Random) -> Any:
 def test_a_column_is_previewed_then_confirmed_through_the_site(
     players, start_game, client_for, monkeypatch
 ):
-    monkeypatch.setattr(services, "_system_rng", lambda: random.Random(3))
+    monkeypatch.setattr(services.common, "system_rng", lambda: random.Random(3))
     rng = random.Random(3)
     game = start_game(players[:2], variant="classic-grey")
     engine = selectors.game_engine(game)

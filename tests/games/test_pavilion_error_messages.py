@@ -229,7 +229,7 @@ def test_counts_of_one_are_worded_in_the_singular(
 def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], random.Random]:
     def seed(value: int) -> random.Random:
         rng = random.Random(value)
-        monkeypatch.setattr(services, "_system_rng", lambda: rng)
+        monkeypatch.setattr(services.common, "system_rng", lambda: rng)
         return rng
 
     return seed

@@ -96,7 +96,7 @@ def test_every_position_is_drawn_as_the_engine_holds_it(
     seed: int,
 ) -> None:
     rng = random.Random(seed)
-    monkeypatch.setattr(services, "_system_rng", lambda: rng)
+    monkeypatch.setattr(services.common, "system_rng", lambda: rng)
     decide_every_move(players)
     game = start_game(players[:count], variant=variant)
     seats = list(game.seats.order_by("number"))

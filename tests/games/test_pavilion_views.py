@@ -33,7 +33,7 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], random.Random]:
 
     def seed(value: int) -> random.Random:
         rng = random.Random(value)
-        monkeypatch.setattr(services, "_system_rng", lambda: rng)
+        monkeypatch.setattr(services.common, "system_rng", lambda: rng)
         return rng
 
     return seed
