@@ -599,3 +599,25 @@ class GameReview(models.Model):
 
     def __str__(self) -> str:
         return f"review of game {self.game_id}: {self.status}"
+
+
+class Invitation(models.Model):
+    """An invitation its invitee was told of (``services.lobby``, in the
+    creating transaction): the hourly limit on a creator's invitations
+    (``INVITATIONS_PER_HOUR``) counts these with the seats still invited, so an
+    invitation answered since still counts (issue #36 item 1: the game side's
+    own record, not notify's notices)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="invitation_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} invited to game {self.game_id}"

@@ -27,10 +27,3 @@ deadline_pass = Signal()
 """The deadline job's pass, after timeouts and computers' turns, before the
 digests: receivers do their own due work and count it in ``report``
 (``games.jobs.Report``)."""
-
-invitations_told = Signal()
-"""Asked, not announced: while counting ``creator``'s invitations of the last
-hour (``services.lobby._invitations_allowed``, in the creating transaction), each
-receiver returns ``(game_id, user_id, game_created_at)`` for the invitations of
-games ``creator`` made after ``since`` that it told, answered since or not
-(``notify``: its ``Notice`` rows)."""

@@ -3,25 +3,22 @@
 Connected in ``NotifyConfig.ready()``. The game side's news queue a task
 (``notify.tasks``) on the notifications' queue; a queue that is down is logged:
 a turn is still told by the deadline job; the other notices are lost. The
-deadline pass runs ``notify.jobs``; the invitation limit asks which
-invitations were told.
+deadline pass runs ``notify.jobs``. notify only listens: no receiver answers a
+question.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
 from django_tasks.base import Task
 
-from accounts.models import User
 from chat import signals as chat_signals
 from games import signals
 from games.jobs import Report
 
 from . import jobs, tasks
-from .models import Notice
 
 logger = logging.getLogger(__name__)
 
@@ -58,19 +55,6 @@ def on_deadline_pass(*, report: Report, **_: Any) -> None:
     jobs.process_turn_emails(report)
 
 
-def on_invitations_told(
-    *, creator: User, since: datetime, **_: Any
-) -> list[tuple[int, int, datetime]]:
-    """The invitations of ``creator``'s games made after ``since`` that were told."""
-    return list(
-        Notice.objects.filter(
-            kind=Notice.Kind.INVITED,
-            game__creator=creator,
-            game__created_at__gt=since,
-        ).values_list("game_id", "user_id", "game__created_at")
-    )
-
-
 def connect() -> None:
     """Subscribe to the game side's announcements (once: ``dispatch_uid``)."""
     for signal, receiver in (
@@ -79,7 +63,6 @@ def connect() -> None:
         (signals.game_started, on_game_started),
         (signals.game_finished, on_game_finished),
         (signals.deadline_pass, on_deadline_pass),
-        (signals.invitations_told, on_invitations_told),
         (chat_signals.message_posted, on_message_posted),
     ):
         signal.connect(receiver, dispatch_uid=f"notify.{receiver.__name__}")

@@ -146,7 +146,10 @@ def test_only_the_creator_cancels_and_only_before_the_start(players):
         services.game_join(game_id=game.pk, user=binh)
 
 
-def test_first_player_is_random_across_games(players, start_game):
+def test_first_player_is_random_across_games(players, start_game, settings):
+    # 24 invitations by one creator within the hour: all counted now (issue #36
+    # item 1: games' own record, not notices a task may not have claimed yet).
+    settings.INVITATIONS_PER_HOUR = 100
     seats = {start_game(players[:2]).first_seat for _ in range(24)}
     assert seats == {0, 1}
 
