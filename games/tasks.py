@@ -377,6 +377,9 @@ class _Heartbeat:
     """The last heartbeat written (the claim's time at first)."""
     clock: float
     """When it was written, by ``time.monotonic``."""
+    rung: int = -1
+    """The progress last rung (the engine reports the same one again between
+    the decisions it weighs at one position)."""
 
 
 class _ReviewTakenOver(Exception):
@@ -431,7 +434,7 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
     def progress(done: int, total: int) -> None:
         if in_server.stopping.is_set():
             raise _ServerStopping
-        ring = done % 10 == 0 or done == total
+        ring = 0 < done != beat.rung and (done % 10 == 0 or done == total)
         late = monotonic() - beat.clock >= settings.REVIEW_HEARTBEAT_SECONDS
         if not ring and not late:
             return
@@ -442,6 +445,7 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
             raise _ReviewTakenOver
         beat.at, beat.clock = now, monotonic()
         if ring:
+            beat.rung = done
             notifications.review_updated(
                 game_id=game.pk,
                 status=GameReview.Status.RUNNING,

@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from . import bots
@@ -390,6 +391,7 @@ def _weigh(
     seed: int,
     *,
     evaluated: float | None = None,
+    between: Callable[[], None] | None = None,
 ) -> _Weighed:
     """The played decision against the strong level's likeliest others, each
     weighed by the strong level's search from its own position to the round's
@@ -398,16 +400,20 @@ def _weigh(
     value minus the played one's; its spread, how far that moved in the
     search's last completed iteration (0 when the whole rest of the round was
     searched). With ``evaluated`` (seconds), the evaluator's margins after
-    the played decision too (more than two players)."""
+    the played decision too (more than two players). ``between`` is called
+    after each decision weighed (a caller that must stop soon raises there)."""
     seat = game.to_move()
     assert seat is not None
     choices = candidates(game, CANDIDATES)
     if played not in choices:
         choices.append(played)
     each = max(MIN_NODES, nodes // len(choices))
-    weighed = sorted(
-        weigh(game, choices, nodes=each, seed=seed), key=lambda w: -w.value
-    )
+    found = []
+    for choice in choices:  # one at a time: each on its own seed, as together
+        found += weigh(game, [choice], nodes=each, seed=seed)
+        if between is not None:
+            between()
+    weighed = sorted(found, key=lambda w: -w.value)
     best = weighed[0]
     mine = next(w for w in weighed if w.decision == played)
     lost = best.value - mine.value
@@ -451,7 +457,9 @@ def review(
     to_the_end: bool = True,
 ) -> Review:
     """Review the finished game of ``events`` (a record's, already checked:
-    ``record.load``); ``progress(done, total)`` hears of each event weighed.
+    ``record.load``); ``progress(done, total)`` hears how far it is, in events,
+    after each decision weighed and between the decisions weighed at one (the
+    same ``done`` again: a caller that must stop soon raises there).
     Without ``to_the_end``, ``events`` may stop before the rules' end: a game
     that ended by resignation or on time (the site knows it is over; a record
     does not say so)."""
@@ -586,7 +594,17 @@ def _judged(
         for left, (index, position, played) in enumerate(reversed(positions)):
             share = pool // (len(positions) - left)
             evaluated = seconds if players > 2 else None
-            weighed = _weigh(position, played, share, seed + index, evaluated=evaluated)
+            done = len(judged) * len(events) // total
+            weighed = _weigh(
+                position,
+                played,
+                share,
+                seed + index,
+                evaluated=evaluated,
+                between=None
+                if progress is None
+                else partial(progress, done, len(events)),
+            )
             pool -= min(pool, weighed.spent)
             judged[index] = weighed
             if progress is not None:

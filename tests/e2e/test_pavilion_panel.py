@@ -41,7 +41,7 @@ def table(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Game]:
 
     monkeypatch.setattr(notifications, "_send", lambda messages: None)
     deals = random.Random(21)
-    monkeypatch.setattr(services, "_system_rng", lambda: deals)
+    monkeypatch.setattr(services.common, "system_rng", lambda: deals)
     ana = User.objects.create_user("ana", "ana@example.com", PASSWORD)
     binh = User.objects.create_user("binh", "binh@example.com", PASSWORD)
     decide_every_move([ana, binh])
