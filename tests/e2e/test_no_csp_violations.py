@@ -158,11 +158,10 @@ def test_refreshing_the_chat_and_review_panels_in_place_breaks_no_policy(
     from concurrent.futures import ThreadPoolExecutor
 
     from accounts.services import follow_create
-    from games import services
-    from games.services import reviews as review_services
+    from games import services, tasks
     from tests.games.helpers import play_random_moves
 
-    monkeypatch.setattr(review_services, "_enqueue", lambda game_id: None)
+    monkeypatch.setattr(tasks, "_enqueue_review", lambda game_id: False)
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
     follow_create(follower=ana, followed=binh)
     follow_create(follower=binh, followed=ana)  # friends: the chat is on

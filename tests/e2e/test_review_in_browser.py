@@ -250,11 +250,10 @@ def test_an_open_replay_fills_its_review_in_as_it_is_made(
     """The review is made by the live server's review worker while the
     replay is open: its doorbell rings as it goes on, and the Review tab says
     how far it is, then shows the review, without a reload."""
-    from games.services import reviews as review_services
 
     settings.REVIEW_SECONDS = 0.1
     # queued when the game ends, handed to the worker when the page is open
-    monkeypatch.setattr(review_services, "_enqueue", lambda game_id: None)
+    monkeypatch.setattr(tasks, "_enqueue_review", lambda game_id: False)
     ana, binh = make_user("ana", PASSWORD), make_user("binh", PASSWORD)
 
     def finish():

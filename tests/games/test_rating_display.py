@@ -260,7 +260,10 @@ def test_the_mark_goes_at_the_threshold(players, start_game, client):
     assert after["value"] == _expected_shown(results[:PROVISIONAL_GAMES], 0)
 
 
-def test_profile_and_leaderboard_show_the_same_number(players, start_game, client):
+def test_profile_and_leaderboard_show_the_same_number(
+    players, start_game, client, settings
+):
+    settings.INVITATIONS_PER_HOUR = 100  # twelve games' invitations in a minute
     results = [[1, 2, 3], [2, 1, 3], [1, 3, 2], [3, 2, 1]] * 3
     _play_rated(start_game, players[:3], results)
     board = {r["player"]: r["value"] for r in _leaderboard(client).ratings}
