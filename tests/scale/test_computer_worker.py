@@ -172,6 +172,14 @@ def test_the_worker_inside_the_server_rings_the_page_in_memory(game):
     assert servers.errors_in(server.stderr()) == []
 
 
+def _claimed_by_the_running_task(game) -> bool:
+    running = _move_tasks().filter(status="RUNNING").first()
+    if running is None:
+        return False
+    since = _read(game).computer_turn_since
+    return since is not None and since >= running.enqueued_at
+
+
 def test_a_worker_killed_mid_decision_loses_nothing_and_the_move_is_made_once(
     game, monkeypatch, settings
 ):
@@ -183,7 +191,9 @@ def test_a_worker_killed_mid_decision_loses_nothing_and_the_move_is_made_once(
     # A decision that would take ten minutes: the worker is killed inside it.
     slow = servers.server_env(redis=False, COMPUTER_STRONG_SECONDS="600")
     with servers.task_worker(slow) as worker:
-        _wait_until(lambda: _move_tasks().filter(status="RUNNING").exists())
+        # Killed once the task has claimed the turn (its first write): killed
+        # between "running" and that write, there would be no lease to test.
+        _wait_until(lambda: _claimed_by_the_running_task(game))
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait(timeout=10)
     assert worker.process.returncode == -signal.SIGKILL
