@@ -9,6 +9,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from . import timezones
 from .usernames import username_key
 
 if TYPE_CHECKING:
@@ -26,8 +27,6 @@ def language_choices() -> list[tuple[str, str]]:
 def time_zone_choices() -> list[tuple[Any, Any]]:
     """Every IANA time zone the system knows, grouped by region
     (``accounts.timezones.time_zone_choices``)."""
-    from . import timezones
-
     return timezones.time_zone_choices()
 
 

@@ -14,7 +14,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import selectors, signals
-from .models import VACATION_DAYS_PER_YEAR, Block, Follow, GamePage, User, Vacation
+from .models import (
+    COMPUTER_USERNAMES,
+    VACATION_DAYS_PER_YEAR,
+    Block,
+    Follow,
+    GamePage,
+    User,
+    Vacation,
+)
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -31,8 +39,6 @@ def computer_player(*, level: str) -> User:
 
     Its password is unusable (nobody logs in as it) and it has no e-mail.
     """
-    from .models import COMPUTER_USERNAMES
-
     try:
         username = COMPUTER_USERNAMES[User.ComputerLevel(level)]
     except ValueError:

@@ -8,11 +8,12 @@ from typing import Any
 from django.conf import settings
 from django.core import checks
 
+from .endpoints import dns_name
+from .vapid import public_key_of
+
 
 @checks.register(checks.Tags.security)
 def vapid_keys_match(**kwargs: Any) -> list[checks.CheckMessage]:
-    from .vapid import public_key_of
-
     private, public = settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY
     if not private:
         if public:
@@ -65,8 +66,6 @@ def push_insecure_services_unset(**kwargs: Any) -> list[checks.CheckMessage]:
 def push_service_hosts_are_names(**kwargs: Any) -> list[checks.CheckMessage]:
     """Each allowed push service is a DNS name, or ``*.`` and one of two labels
     or more: never an address, nor a pattern as wide as a top-level domain."""
-    from .endpoints import dns_name
-
     wrong = [
         pattern
         for pattern in settings.PUSH_SERVICE_HOSTS
