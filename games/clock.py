@@ -1,15 +1,119 @@
-"""The site's clock: the one function deadlines read, so tests can move time.
+"""The site's clock: the one function deadlines read, so tests can move time,
+and the time controls a game is played under (``docs/clock.md``).
 
 Tests patch ``games.clock.now`` (``monkeypatch.setattr(clock, "now", ...)``); every
 service and the deadline job call ``clock.now()`` through this module.
+
+A game's time control is one of ``TIME_CONTROLS``, by name (``Game.clock``): a
+*bank* (capped Fischer: each seat has its own bank, a turn spends wall-clock time
+from it, finishing the turn adds the increment up to the cap) for every new
+game, or ``days`` (the game's days per move afresh each turn), which games
+created before the bank keep until they end. :meth:`TimeControl.allowance` and
+:meth:`TimeControl.after_turn` are the one rule both kinds follow; nothing else
+branches on the kind.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise as StrPromise
 
 
 def now() -> datetime:
     return timezone.now()
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long a seat has for its turns."""
+
+    name: str
+    """Stored in ``Game.clock`` and in the record's ``clock``."""
+    label: StrPromise
+    start: timedelta | None
+    """A bank's size at the game's start; ``None`` for days per move."""
+    increment: timedelta = timedelta(0)
+    """Added to the bank when its seat finishes a turn."""
+    cap: timedelta = timedelta(0)
+    """The most a bank ever holds."""
+
+    @property
+    def banked(self) -> bool:
+        return self.start is not None
+
+    def allowance(self, *, bank: timedelta | None, days_per_move: int) -> timedelta:
+        """The time a seat's turn may take from its start: its bank (a bank
+        clock; a seat without one yet starts full), or the game's days."""
+        if self.start is None:
+            return timedelta(days=days_per_move)
+        return self.start if bank is None else bank
+
+    def after_turn(self, *, left: timedelta) -> timedelta | None:
+        """The bank once a turn is finished with ``left`` of its allowance
+        unspent: plus the increment, never above the cap (``None``: no bank)."""
+        if self.start is None:
+            return None
+        return min(self.cap, max(left, timedelta(0)) + self.increment)
+
+    def pace(self, turns_each: int) -> timedelta:
+        """How long a game takes when every player moves once per increment
+        (the pace the clock enforces on average)."""
+        return turns_each * self.increment
+
+    def longest(self, *, turns_each: int, players: int) -> timedelta | None:
+        """The most a game can last when every player uses all their time:
+        each spends at most the bank they start with plus every increment
+        (turns are played one after another). ``None`` for days per move."""
+        if self.start is None:
+            return None
+        return players * (self.start + (turns_each - 1) * self.increment)
+
+
+DAYS = TimeControl("days", _("Days per move"), start=None)
+"""The clock of games created before the bank: kept until they end."""
+
+BRISK = TimeControl(
+    "brisk",
+    _("Brisk"),
+    start=timedelta(days=1),
+    increment=timedelta(hours=4),
+    cap=timedelta(days=3),
+)
+FAST = TimeControl(
+    "fast",
+    _("Fast"),
+    start=timedelta(days=3),
+    increment=timedelta(hours=12),
+    cap=timedelta(days=5),
+)
+DAILY = TimeControl(
+    "daily",
+    _("Daily"),
+    start=timedelta(days=3),
+    increment=timedelta(days=1),
+    cap=timedelta(days=7),
+)
+SLOW = TimeControl(
+    "slow",
+    _("Slow"),
+    start=timedelta(days=3),
+    increment=timedelta(hours=36),
+    cap=timedelta(days=10),
+)
+
+PRESETS = (BRISK, FAST, DAILY, SLOW)
+"""The banks a new game may choose, fastest first."""
+DEFAULT = DAILY
+TIME_CONTROLS = {c.name: c for c in (*PRESETS, DAYS)}
+
+
+def time_control(name: str) -> TimeControl:
+    """The time control called ``name`` (``KeyError`` for an unknown one)."""
+    return TIME_CONTROLS[name]

@@ -12,6 +12,7 @@ from django.db.models import Q, Value
 from django.db.models.functions import Replace
 from django.utils.translation import gettext_lazy as _
 
+from games import clock
 from games.engine import variants
 
 
@@ -70,6 +71,20 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField(_("players"))
     days_per_move = models.PositiveSmallIntegerField(
         _("days per move"), choices=[(d, str(d)) for d in DAYS_PER_MOVE], default=3
+    )
+    clock = models.CharField(
+        _("clock"),
+        max_length=10,
+        choices=[(c.name, c.label) for c in clock.TIME_CONTROLS.values()],
+        default=clock.DEFAULT.name,
+        help_text="The time control (games.clock): a bank preset, or 'days' "
+        "(days per move afresh each turn) for games created before the bank.",
+    )
+    vacation_spends = models.BooleanField(
+        _("vacation days when a bank runs out"),
+        default=True,
+        help_text="When a player's bank runs out, a vacation day of theirs is "
+        "spent (24 hours more) instead of the game being lost; off for events.",
     )
     rated = models.BooleanField(_("rated"), default=False)
     creator = models.ForeignKey(
@@ -171,6 +186,10 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(days_per_move__in=DAYS_PER_MOVE),
                 name="game_days_per_move_choice",
+            ),
+            models.CheckConstraint(
+                condition=Q(clock__in=list(clock.TIME_CONTROLS)),
+                name="game_clock_known",
             ),
             models.CheckConstraint(
                 condition=Q(variant__in=Variant.values), name="game_variant_known"
@@ -302,6 +321,13 @@ class Seat(models.Model):
         help_text="High-score table of a finished site game's seat: family and "
         "player count (``classic-4``); empty while playing and for imports. "
         "Denormalised so the table is one index walk.",
+    )
+    bank_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="A bank clock's time left to this seat between its turns "
+        "(during its turn: the game's turn_deadline less now); empty before its "
+        "first turn, for a computer and under days per move.",
     )
     forfeited_at = models.DateTimeField(
         _("forfeited on time"),
