@@ -1,5 +1,5 @@
 """Writes on the account that are not contrib.auth's: language, computer
-players, blocks, follows and vacations."""
+players, blocks, follows, vacations, the digest's mark and presence."""
 
 from __future__ import annotations
 
@@ -242,6 +242,20 @@ def vacation_end_now(*, user: User) -> bool:
         vacation.save(update_fields=["ends_at"])
         _clocks_moved(user, -unused)
     return True
+
+
+# --------------------------------------------------------------- digest
+
+
+def user_digest_claim(*, user_id: int, since: datetime, now: datetime) -> bool:
+    """The daily digest of ``user_id`` goes out ``now`` (``games.jobs``): marked
+    sent (``User.digest_sent_at``) unless one went after ``since`` (compare and
+    set, so two job processes send it once); whether this caller claimed it."""
+    return bool(
+        User.objects.filter(pk=user_id)
+        .filter(Q(digest_sent_at__isnull=True) | Q(digest_sent_at__lte=since))
+        .update(digest_sent_at=now)
+    )
 
 
 # --------------------------------------------------------------- presence

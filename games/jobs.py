@@ -31,6 +31,7 @@ from django.db import close_old_connections
 from django.db.models import Q
 
 from accounts.models import User
+from accounts.services import user_digest_claim
 
 from . import clock, emails, in_server, selectors, services, signals, tasks
 from .models import Game
@@ -91,11 +92,7 @@ def process_digests(report: Report) -> None:
         games = list(selectors.game_list_awaiting_move(user=user))
         if not games:
             continue
-        claimed = (
-            User.objects.filter(pk=user.pk)
-            .filter(Q(digest_sent_at__isnull=True) | Q(digest_sent_at__lte=since))
-            .update(digest_sent_at=now)
-        )
+        claimed = user_digest_claim(user_id=user.pk, since=since, now=now)
         if claimed and _safely(
             "digest", functools.partial(emails.send_digest, user=user, games=games)
         ):

@@ -74,8 +74,21 @@ from . import clock, in_server, notifications, review_queue
 from .models import Game, GameReview
 from .selectors import game_continued, game_engine, game_user_to_move
 from .services import GameActionError, game_play_move
-from .services.reviews import review_wanted
-from .services.turns import computer_turn_began
+from .services.reviews import (
+    game_review_fail,
+    game_review_heartbeat,
+    game_review_release,
+    game_review_requeue_late,
+    game_review_requeue_silent,
+    game_review_store,
+    game_review_withdraw,
+    review_wanted,
+)
+from .services.turns import (
+    computer_turn_began,
+    computer_turn_claim,
+    computer_turn_reclaim,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -100,12 +113,7 @@ def computer_move(game_id: int, ply: int) -> str:
     ``ply``; what happened, in a word (for the task's result)."""
     # The lease of the turn (process_computer_turns): claimed now, so the
     # deadline loop hands it to the queue again only if this worker dies.
-    Game.objects.filter(
-        pk=game_id,
-        ply=ply,
-        status=Game.Status.ACTIVE,
-        computer_turn_since__isnull=False,
-    ).update(computer_turn_since=clock.now())
+    computer_turn_claim(game_id=game_id, ply=ply, now=clock.now())
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.ply != ply:
         return "stale"
@@ -204,10 +212,7 @@ def process_computer_turns() -> int:
     for game_id, ply, since in list(due):
         if in_queue is not None and (game_id, ply) in in_queue:
             continue
-        claimed = Game.objects.filter(
-            pk=game_id, ply=ply, computer_turn_since=since
-        ).update(computer_turn_since=now)
-        if claimed:
+        if computer_turn_reclaim(game_id=game_id, ply=ply, since=since, now=now):
             logger.warning(
                 "game %s: the computer's move at ply %s was lost; queued again",
                 game_id,
@@ -265,17 +270,8 @@ def process_reviews() -> int:
     for game_id, beat, since in list(
         silent.values_list("game_id", "heartbeat_at", "queued_at")
     ):
-        if GameReview.objects.filter(
-            game_id=game_id,
-            status=GameReview.Status.RUNNING,
-            heartbeat_at=beat,
-            queued_at=since,
-        ).update(
-            status=GameReview.Status.QUEUED,
-            queued_at=now,
-            heartbeat_at=None,
-            done=0,
-            total=0,
+        if game_review_requeue_silent(
+            game_id=game_id, heartbeat_at=beat, queued_at=since, now=now
         ):
             logger.warning(
                 "game %s: its review's worker fell silent; queued again", game_id
@@ -286,9 +282,7 @@ def process_reviews() -> int:
         status=GameReview.Status.QUEUED, queued_at__lte=cutoff
     ).values_list("game_id", "queued_at")
     for game_id, since in list(late):
-        if GameReview.objects.filter(
-            game_id=game_id, status=GameReview.Status.QUEUED, queued_at=since
-        ).update(queued_at=now):
+        if game_review_requeue_late(game_id=game_id, queued_at=since, now=now):
             logger.warning("game %s: its review is late; queued again", game_id)
             queued += _enqueue_review(game_id)
     if queued:
@@ -421,7 +415,7 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
     if game_continued(game=game) is not None:
         # An import that continues a game still played is asked for again
         # once that game has ended (docs/review.md).
-        GameReview.objects.filter(game=game, status=GameReview.Status.RUNNING).delete()
+        game_review_withdraw(game_id=game.pk)
         return "continues a game in progress"
     events = list(game.moves.order_by("ply").values_list("event", flat=True))
     seconds = GameReview.objects.values_list("seconds", flat=True).get(game=game)
@@ -439,9 +433,9 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
         if not ring and not late:
             return
         now = clock.now()
-        if not GameReview.objects.filter(
-            game=game, status=GameReview.Status.RUNNING, heartbeat_at=beat.at
-        ).update(done=done, total=total, heartbeat_at=now):
+        if not game_review_heartbeat(
+            game_id=game.pk, beat_at=beat.at, now=now, done=done, total=total
+        ):
             raise _ReviewTakenOver
         beat.at, beat.clock = now, monotonic()
         if ring:
@@ -470,9 +464,7 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
     except _ServerStopping:
         # Back in the queue at its place, with a task of its own: the next
         # worker to start makes it from the start (issue #35 item 9).
-        if GameReview.objects.filter(
-            game=game, status=GameReview.Status.RUNNING, heartbeat_at=beat.at
-        ).update(status=GameReview.Status.QUEUED, heartbeat_at=None, done=0, total=0):
+        if game_review_release(game_id=game.pk, beat_at=beat.at):
             _enqueue_review(game.pk)
             logger.warning(
                 "game %s: the server stops; its review queued again", game.pk
@@ -480,23 +472,14 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
         return "server stopping"
     except Exception:
         logger.exception("could not review game %s", game.pk)
-        if GameReview.objects.filter(
-            game=game, status=GameReview.Status.RUNNING, heartbeat_at=beat.at
-        ).update(status=GameReview.Status.FAILED):
+        if game_review_fail(game_id=game.pk, beat_at=beat.at):
             notifications.review_updated(
                 game_id=game.pk, status=GameReview.Status.FAILED, done=0, total=0
             )
         return "failed"
-    data = made.to_json()  # what Review.from_json reads back (games/reviews.py)
-    # Made whole: stored even if the deadline job queued it again meanwhile (a
-    # worker that took it up then stops at its first heartbeat).
-    GameReview.objects.filter(game=game).exclude(status=GameReview.Status.DONE).update(
-        status=GameReview.Status.DONE,
-        data=data,
-        done=len(events),
-        total=len(events),
-        heartbeat_at=None,
-        finished_at=clock.now(),
+    # What Review.from_json reads back (games/reviews.py), stored whole.
+    game_review_store(
+        game_id=game.pk, data=made.to_json(), events=len(events), now=clock.now()
     )
     notifications.review_updated(
         game_id=game.pk,

@@ -24,7 +24,7 @@ occasion first (a guarded UPDATE or a :class:`Notice` row), so nothing goes twic
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -246,6 +246,24 @@ def push_subscription_save(
         )
         mine.exclude(pk__in=kept).delete()
     return subscription, created
+
+
+def push_subscription_delete(
+    *,
+    user: User,
+    endpoints: Collection[str] = (),
+    subscription_id: int | None = None,
+) -> int:
+    """Remove ``user``'s subscription at any of ``endpoints`` (a browser's own,
+    turned off there) or the one numbered ``subscription_id`` (from the
+    settings page); how many rows went. Another account's are never touched."""
+    mine = PushSubscription.objects.filter(user=user)
+    if subscription_id is not None:
+        mine = mine.filter(pk=subscription_id)
+    else:
+        mine = mine.filter(endpoint__in=set(endpoints))
+    deleted, _rows = mine.delete()
+    return deleted
 
 
 def _notify(

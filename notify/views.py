@@ -34,8 +34,11 @@ from django.views.decorators.http import require_GET, require_POST
 from azulsite.jsonbody import BadBody, read_json
 
 from . import endpoints
-from .models import PushSubscription
-from .services import SubscriptionTaken, push_subscription_save
+from .services import (
+    SubscriptionTaken,
+    push_subscription_delete,
+    push_subscription_save,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -219,7 +222,6 @@ def unsubscribe(request: HttpRequest) -> HttpResponse:
     ``{"endpoint": …}``) or, from the settings page, one by its id."""
     if not request.user.is_authenticated:
         return _refused(_("Log in to change your notifications."), 403)
-    mine = PushSubscription.objects.filter(user=request.user)
     if request.content_type == "application/json":
         unreadable = _("That subscription could not be read.")
         try:
@@ -230,11 +232,15 @@ def unsubscribe(request: HttpRequest) -> HttpResponse:
             return _refused(unreadable, 400)
         # As stored; one the site no longer accepts is looked up as it came.
         stored = _endpoint(endpoint) or endpoint
-        deleted, _rows = mine.filter(endpoint__in={endpoint, stored}).delete()
+        deleted = push_subscription_delete(
+            user=request.user, endpoints={endpoint, stored}
+        )
         return JsonResponse({"deleted": deleted})
     number = request.POST.get("subscription", "")
     if number.isascii() and number.isdigit() and len(number) < 19:
-        deleted, _rows = mine.filter(pk=int(number)).delete()
+        deleted = push_subscription_delete(
+            user=request.user, subscription_id=int(number)
+        )
     else:
         deleted = 0
     if deleted:

@@ -1,6 +1,8 @@
 """The review of a game that just ended (issue #27, docs/review.md): a queued
 row, and the review queue's task after the commit (``tasks.review_game``,
-queued by ``games.tasks`` when ``review_wanted`` is announced).
+queued by ``games.tasks`` when ``review_wanted`` is announced); then the
+writes of its life in the queue, which the task and the deadline job make
+(a heartbeat, queued again, failed, made).
 The queue serves played games first and each account in turn
 (``games.review_queue``); an account may ask for the reviews of
 ``REVIEW_IMPORTS_PER_DAY`` imported records a day (issue #33)."""
@@ -8,9 +10,11 @@ The queue serves played games first and each account in turn
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -120,3 +124,117 @@ def game_review_queue(*, game: Game, asked_by: User | None = None) -> None:
         )
         if created:
             announce(review_wanted, game_id=game.pk)
+
+
+# ------------------------------------------------------- its life in the queue
+#
+# Each write below but the last is guarded by what its caller read (compare
+# and set: the status, the heartbeat, the time it was queued), so of two
+# processes that read the same review one writes; each says whether it did.
+
+
+def _running(*, game_id: int, heartbeat_at: datetime | None) -> QuerySet[GameReview]:
+    """The review of ``game_id`` while it is being made and its last heartbeat
+    is still ``heartbeat_at``."""
+    return GameReview.objects.filter(
+        game_id=game_id, status=GameReview.Status.RUNNING, heartbeat_at=heartbeat_at
+    )
+
+
+def game_review_heartbeat(
+    *, game_id: int, beat_at: datetime, now: datetime, done: int, total: int
+) -> bool:
+    """The worker making the review of ``game_id`` is alive at ``now``, with
+    ``done`` of ``total`` events weighed; False when its last heartbeat is no
+    longer ``beat_at`` (the deadline job queued it again: stop)."""
+    return bool(
+        _running(game_id=game_id, heartbeat_at=beat_at).update(
+            done=done, total=total, heartbeat_at=now
+        )
+    )
+
+
+def game_review_release(*, game_id: int, beat_at: datetime) -> bool:
+    """The server that makes the review of ``game_id`` stops: the review goes
+    back to the queue at its place, to be made from the start; whether it
+    was still this worker's (its last heartbeat ``beat_at``)."""
+    return bool(
+        _running(game_id=game_id, heartbeat_at=beat_at).update(
+            status=GameReview.Status.QUEUED, heartbeat_at=None, done=0, total=0
+        )
+    )
+
+
+def game_review_fail(*, game_id: int, beat_at: datetime) -> bool:
+    """The review of ``game_id`` could not be made; whether it was still this
+    worker's (its last heartbeat ``beat_at``)."""
+    return bool(
+        _running(game_id=game_id, heartbeat_at=beat_at).update(
+            status=GameReview.Status.FAILED
+        )
+    )
+
+
+def game_review_store(
+    *, game_id: int, data: dict[str, Any], events: int, now: datetime
+) -> None:
+    """The review of ``game_id`` is made (``data``, what ``Review.to_json``
+    writes, over ``events`` events): stored whole, even if the deadline job
+    queued it again meanwhile (a worker that took it up then stops at its first
+    heartbeat)."""
+    GameReview.objects.filter(game_id=game_id).exclude(
+        status=GameReview.Status.DONE
+    ).update(
+        status=GameReview.Status.DONE,
+        data=data,
+        done=events,
+        total=events,
+        heartbeat_at=None,
+        finished_at=now,
+    )
+
+
+def game_review_withdraw(*, game_id: int) -> None:
+    """The review of ``game_id`` being made is dropped: the record continues a
+    game still played, and is asked for again once that game has ended
+    (docs/review.md)."""
+    GameReview.objects.filter(
+        game_id=game_id, status=GameReview.Status.RUNNING
+    ).delete()
+
+
+def game_review_requeue_silent(
+    *,
+    game_id: int,
+    heartbeat_at: datetime | None,
+    queued_at: datetime,
+    now: datetime,
+) -> bool:
+    """The worker making the review of ``game_id`` fell silent (killed
+    mid-way): the review, if its heartbeat and claim are still
+    ``heartbeat_at`` and ``queued_at``, waits in the queue again from ``now``,
+    its progress cleared; whether this caller queued it."""
+    return bool(
+        _running(game_id=game_id, heartbeat_at=heartbeat_at)
+        .filter(queued_at=queued_at)
+        .update(
+            status=GameReview.Status.QUEUED,
+            queued_at=now,
+            heartbeat_at=None,
+            done=0,
+            total=0,
+        )
+    )
+
+
+def game_review_requeue_late(
+    *, game_id: int, queued_at: datetime, now: datetime
+) -> bool:
+    """The review of ``game_id``, queued at ``queued_at`` and still waiting,
+    had its task lost: it counts as queued ``now``; whether this caller
+    did it (and queues its task)."""
+    return bool(
+        GameReview.objects.filter(
+            game_id=game_id, status=GameReview.Status.QUEUED, queued_at=queued_at
+        ).update(queued_at=now)
+    )

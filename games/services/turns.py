@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Max
@@ -179,6 +179,36 @@ def computer_turn(game: Game, computers: Mapping[int, str]) -> None:
     game.turn_email_sent = True
     game.computer_turn_since = clock.now()
     announce(computer_turn_began, game_id=game.pk, ply=game.ply)
+
+
+def computer_turn_claim(*, game_id: int, ply: int, now: datetime) -> bool:
+    """The computer's task takes its turn in ``game_id`` at ``ply`` as it starts
+    (``tasks.computer_move``): the turn's lease (``Game.computer_turn_since``)
+    starts again ``now``, so the deadline loop hands the turn to the queue again
+    only if this worker dies. A turn that moved on, a game over or a turn that
+    is no computer's is left as it is; whether the turn was claimed."""
+    return bool(
+        Game.objects.filter(
+            pk=game_id,
+            ply=ply,
+            status=Game.Status.ACTIVE,
+            computer_turn_since__isnull=False,
+        ).update(computer_turn_since=now)
+    )
+
+
+def computer_turn_reclaim(
+    *, game_id: int, ply: int, since: datetime | None, now: datetime
+) -> bool:
+    """The deadline loop takes a computer's turn that was lost
+    (``tasks.process_computer_turns``): its lease, read as ``since``, starts
+    again ``now`` if nobody renewed it meanwhile (compare and set), so two job
+    processes queue it once; whether this one claimed it."""
+    return bool(
+        Game.objects.filter(pk=game_id, ply=ply, computer_turn_since=since).update(
+            computer_turn_since=now
+        )
+    )
 
 
 def publish(game: Game, seats: Sequence[Seat], computers: Mapping[int, str]) -> None:
