@@ -8,4 +8,10 @@
 
 Run ``python -m games.engine --help`` for the ``replay``, ``random`` and ``suggest``
 commands.
+
+Importing the package imports both families, which register their game classes
+with ``variants`` (the registry of plain data that they import, not the reverse).
 """
+
+from . import classic as classic
+from . import pavilion as pavilion

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from .common import (
     CENTER,
@@ -35,7 +35,7 @@ from .common import (
     outcome_from_keys,
     take_drawn_tile,
 )
-from .variants import CLASSIC_FAMILY
+from .variants import CLASSIC_FAMILY, Family, register
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
@@ -237,6 +237,10 @@ class ClassicGame:
     ``None``), ``pending_wall`` (grey wall: ``(seat, line)`` awaiting a column),
     ``round_scores``, :attr:`log` and :attr:`score_log`.
     """
+
+    family: ClassVar[Family] = CLASSIC_FAMILY
+    """The game family (``variants``): what the bots and the site look a
+    family's behaviour up by, never ``isinstance``."""
 
     __slots__ = (
         "variant",
@@ -1023,3 +1027,6 @@ def _seat(event: Mapping[str, Any]) -> int:
     if type(seat) is not int:
         raise InvalidMoveError('"seat" must be a seat number', "malformed")
     return seat
+
+
+register(CLASSIC_FAMILY, ClassicGame)

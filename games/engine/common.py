@@ -10,7 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Protocol, Self
+
+if TYPE_CHECKING:
+    from .variants import Family
 
 CENTER = -1
 """Source index of the centre of the table (spelled ``"center"`` in records)."""
@@ -156,6 +159,12 @@ class Game(Protocol):
     variant: str
     players: int
     first_seat: int
+
+    @property
+    def family(self) -> Family:
+        """The game's family (``variants.Family``), a class attribute."""
+        ...
+
     round: int
     phase: str
     """The engine's phase name (each engine documents its own; ``over`` at the end)."""

@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from .common import (
     CENTER,
@@ -68,7 +68,7 @@ from .pavilion_board import (
     WINDOWS,
     Space,
 )
-from .variants import PAVILION_FAMILY
+from .variants import PAVILION_FAMILY, Family, register
 
 # ---------------------------------------------------------------------------
 # Flat geometry derived from pavilion_board (space index = star * 6 + n - 1)
@@ -509,6 +509,10 @@ class PavilionGame:
       ``to_tower``/``points``/``completed``/``bonus_owed`` for a placement;
       ``kept``/``discarded``/``penalty`` for a pass; ``tiles``/``poured`` for draws.
     """
+
+    family: ClassVar[Family] = PAVILION_FAMILY
+    """The game family (``variants``): what the bots and the site look a
+    family's behaviour up by, never ``isinstance``."""
 
     def __init__(self, players: int, grey: bool = False, first_seat: int = 0) -> None:
         if players not in FACTORIES_BY_PLAYERS:
@@ -1505,3 +1509,6 @@ def _copy_event(event: dict[str, Any]) -> dict[str, Any]:
     if "deal" in event:
         return {"deal": [list(tiles) for tiles in event["deal"]]}
     return {key: list(value) for key, value in event.items()}
+
+
+register(PAVILION_FAMILY, PavilionGame)

@@ -2,7 +2,11 @@
 
 Like python-chess's ``chess/variant.py``: ``VARIANTS`` (in the order the site offers
 them) and ``find_variant(name)``; every other place, in the engine and on the site,
-asks here instead of listing names. A variant's ``name`` is the record's
+asks here instead of listing names. This module is plain data and imports no rules:
+each family's module registers its game class here as it loads (``register``), and
+the package's ``__init__`` imports both, so the registry is complete whenever it can
+be asked (no import cycle, no import inside a function: ``tests/engine/
+test_engine_imports.py``). A variant's ``name`` is the record's
 ``variant`` (``docs/record.md``); its ``family`` is what ratings, leaderboards and
 rules pages are kept by. A grey variant's name is its family's name plus
 ``GREY_SUFFIX`` (the database derives ``Game.family`` that way). Titles are English
@@ -11,9 +15,8 @@ and marked for the site's catalogs; the site translates them where it shows them
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .common import Game
@@ -32,6 +35,22 @@ class UnknownVariantError(ValueError):
     """A variant name the registry does not know."""
 
 
+class GameClass(Protocol):
+    """What a family registers: its engine game's class (``ClassicGame``...)."""
+
+    def __call__(self, players: int, *, grey: bool, first_seat: int) -> Game: ...
+
+
+_GAME_CLASSES: dict[str, GameClass] = {}
+"""Each family's game class by family name, as the family's module registered it."""
+
+
+def register(family: Family, game_class: GameClass) -> None:
+    """Make ``game_class`` the engine game of ``family`` (called once, by the
+    family's own module as it loads)."""
+    _GAME_CLASSES[family.name] = game_class
+
+
 @dataclass(frozen=True)
 class Family:
     """A game family: one rule book, played with a coloured or a grey board."""
@@ -47,6 +66,11 @@ class Family:
         """The family's coloured or grey variant."""
         return next(variant for variant in self.variants() if variant.grey is grey)
 
+    @property
+    def game_class(self) -> GameClass:
+        """The family's engine game, as its module registered it (``register``)."""
+        return _GAME_CLASSES[self.name]
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -56,25 +80,12 @@ class Variant:
     family: Family
     grey: bool
     title: str
-    factory: Callable[[int, bool, int], Game]
-    """Makes the engine game: ``factory(players, grey, first_seat)``."""
     players: range = PLAYERS
 
     def new_game(self, players: int, first_seat: int = 0) -> Game:
         """A new game of this variant for ``players`` seats, before its first deal."""
-        return self.factory(players, self.grey, first_seat)
-
-
-def _classic_game(players: int, grey: bool, first_seat: int) -> Game:
-    from .classic import ClassicGame
-
-    return ClassicGame(players, grey=grey, first_seat=first_seat)
-
-
-def _pavilion_game(players: int, grey: bool, first_seat: int) -> Game:
-    from .pavilion import PavilionGame
-
-    return PavilionGame(players, grey=grey, first_seat=first_seat)
+        game_class = self.family.game_class
+        return game_class(players, grey=self.grey, first_seat=first_seat)
 
 
 CLASSIC_FAMILY = Family("classic", gettext_noop("Azul"))
@@ -86,28 +97,24 @@ CLASSIC = Variant(
     CLASSIC_FAMILY,
     grey=False,
     title=gettext_noop("Azul (coloured wall)"),
-    factory=_classic_game,
 )
 CLASSIC_GREY = Variant(
     "classic-grey",
     CLASSIC_FAMILY,
     grey=True,
     title=gettext_noop("Azul (grey wall)"),
-    factory=_classic_game,
 )
 PAVILION = Variant(
     "pavilion",
     PAVILION_FAMILY,
     grey=False,
     title=gettext_noop("Azul: Summer Pavilion (coloured side)"),
-    factory=_pavilion_game,
 )
 PAVILION_GREY = Variant(
     "pavilion-grey",
     PAVILION_FAMILY,
     grey=True,
     title=gettext_noop("Azul: Summer Pavilion (grey side)"),
-    factory=_pavilion_game,
 )
 VARIANTS: tuple[Variant, ...] = (CLASSIC, CLASSIC_GREY, PAVILION, PAVILION_GREY)
 VARIANT_NAMES: tuple[str, ...] = tuple(variant.name for variant in VARIANTS)
