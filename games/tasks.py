@@ -67,6 +67,7 @@ from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
+from accounts.models import User
 from games.engine import bots
 from games.engine import review as engine_review
 
@@ -122,7 +123,9 @@ def computer_move(game_id: int, ply: int) -> str:
         return "not a computer's turn"
     level = computer.computer_level
     engine = game_engine(game)
-    seconds = settings.COMPUTER_STRONG_SECONDS if level == "strong" else None
+    seconds = (
+        settings.COMPUTER_STRONG_SECONDS if level == User.ComputerLevel.STRONG else None
+    )
     decision = bots.choose(engine, level, seconds=seconds, seed=_seed(game_id, ply))
     event = {k: v for k, v in decision.to_event().items() if k != "seat"}
     try:

@@ -105,10 +105,12 @@ REFERENCE_LEVELS = ("strong-1",)
 """Levels the site does not offer, kept to measure the others against
 (``bench/bots.py``): ``strong-1`` is the strong level as it was before the
 learned value (its hand-set classic evaluation, a fixed beam)."""
-DEFAULT_SECONDS = {"easy": 0.0, "medium": 0.0, "strong": 0.25}
-"""Budget of a decision by level (easy and medium do not search): a quarter of a
-second of CPU, what a computer's move costs the site's workers (``strong-1``
-spent a tenth of that at its nominal second: ``docs/computer.md``)."""
+DEFAULT_SECONDS = dict(zip(LEVELS, (0.0, 0.0, 0.25), strict=True))
+"""Budget of a decision by level, keyed by ``LEVELS`` in its order (a level
+added there without its budget here fails at import; easy and medium do not
+search): a quarter of a second of CPU, what a computer's move costs the site's
+workers (``strong-1`` spent a tenth of that at its nominal second:
+``docs/computer.md``)."""
 NODES_PER_SECOND = {CLASSIC_FAMILY.name: 20000, PAVILION_FAMILY.name: 17000}
 """Search nodes one second of the strong level buys on the development machine,
 by game family (measured: ``bench/README.md``)."""

@@ -19,7 +19,7 @@ from typing import Any
 from django.db.models import Max
 from django.dispatch import Signal
 
-from accounts.models import Vacation
+from accounts.models import User, Vacation
 from games.engine import bots
 from games.engine.common import Game as EngineGame
 
@@ -94,7 +94,7 @@ def play_for_left_seat(engine: EngineGame, rng: random.Random) -> None:
     0.6 ms a decision over whole 2- and 4-player games of both families), and
     the table should not wait on a queue for a seat nobody plays.
     """
-    engine.play(bots.choose(engine, "easy", seed=rng.randrange(2**32)))
+    engine.play(bots.choose(engine, User.ComputerLevel.EASY, seed=rng.randrange(2**32)))
 
 
 def play_only_decision(engine: EngineGame) -> bool:
