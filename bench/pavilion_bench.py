@@ -19,14 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.engine.pavilion import PavilionGame  # noqa: E402
+from games.engine.pavilion import PavilionGame, Phase  # noqa: E402
 
 
 def playout(players: int, rng: random.Random, grey: bool = False) -> PavilionGame:
     """One random game to the end (uniform over the legal decisions)."""
     game = PavilionGame(players, grey=grey, first_seat=rng.randrange(players))
     randrange = rng.randrange
-    while game.phase != "over":
+    while game.phase != Phase.OVER:
         if game.needs_chance():
             game.chance(rng)
         else:

@@ -20,7 +20,7 @@ from typing import Any
 from games.engine import policy, record
 from games.engine.classic import FLOOR, Take
 from games.engine.common import CENTER
-from games.engine.pavilion import Place
+from games.engine.pavilion import Phase, Place
 from games.engine.variants import PAVILION_FAMILY, find_variant
 
 RANDOM_DECISIONS = 0.04
@@ -74,7 +74,7 @@ def choose(game: Any, rng: random.Random) -> Any:
         moves = game.legal_moves()
         if isinstance(moves[0], Take):
             return _classic_take(game, moves, rng)
-    elif game.phase == "place":
+    elif game.phase == Phase.PLACE:
         # The policy's own choice (any placement beats any pass: the cheapest
         # space, then the fewest wilds) without scoring the hundreds of passes.
         places = [m for m in game.legal_moves() if isinstance(m, Place)]

@@ -118,7 +118,7 @@ def _suggest(file: Path, level: str, seconds: float | None, seed: int) -> int:
         )
         return 1
     if game.needs_chance():
-        due = "a deal" if game.phase == "deal" else "a supply draw"
+        due = "a deal" if game.deal_due() else "a supply draw"
         print(
             f"event {count}: the next event is {due} (chance), not a decision",
             file=sys.stderr,

@@ -63,6 +63,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
+from . import classic, pavilion
 from . import value as model
 from .classic import FLOOR, FLOOR_PENALTIES, Board, ClassicGame, Take, wall_points
 from .classic import Move as ClassicMove
@@ -147,8 +148,8 @@ def choose(
     per_second = rates[family] * (2 / game.players) ** 1.5
     nodes = max(200, int(budget * per_second))
     if isinstance(game, ClassicGame):
-        classic = _ClassicRules(learned=level == "strong")
-        return _decide(game, classic, level, nodes, seed)
+        classic_rules = _ClassicRules(learned=level == "strong")
+        return _decide(game, classic_rules, level, nodes, seed)
     if isinstance(game, PavilionGame):
         rules = _PavilionRules(learned=level == "strong")
         return _decide(game, rules, level, nodes, seed)
@@ -432,15 +433,15 @@ def weigh(
     if seat is None:
         raise ValueError("no decision is awaited")
     if isinstance(game, ClassicGame):
-        classic = _ClassicRules()
+        classic_rules = _ClassicRules()
         return [
-            _weigh_one(game, cast(ClassicMove, d), classic, seat, nodes, seed)
+            _weigh_one(game, cast(ClassicMove, d), classic_rules, seat, nodes, seed)
             for d in decisions
         ]
     if isinstance(game, PavilionGame):
-        pavilion = _PavilionRules()
+        pavilion_rules = _PavilionRules()
         return [
-            _weigh_one(game, cast(PavilionMove, d), pavilion, seat, nodes, seed)
+            _weigh_one(game, cast(PavilionMove, d), pavilion_rules, seat, nodes, seed)
             for d in decisions
         ]
     raise TypeError("not a game this module knows")
@@ -521,7 +522,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
         return game.legal_moves()
 
     def round_over(self, game: ClassicGame) -> bool:
-        return game.phase == "deal" or game.phase == "over"
+        return game.phase == classic.PHASE_DEAL or game.phase == classic.PHASE_OVER
 
     def values(self, game: ClassicGame) -> list[float]:
         boards = game.boards
@@ -552,7 +553,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
             if any(all(c >= 0 for c in row) for row in wall):
                 game_ends = True
             projected.append((score, wall))
-        if game_ends and game.phase != "offer":
+        if game_ends and game.phase != classic.PHASE_OFFER:
             return [
                 s + _classic_bonus(wall) + 0.01 * _rows(wall) for s, wall in projected
             ]
@@ -566,7 +567,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
         )
         rounds_left = max(1, 5 - fullest)
         table: list[int] | None = None
-        if game.phase == "offer":
+        if game.phase == classic.PHASE_OFFER:
             table = game.center[:]
             for factory in game.factories:
                 for colour in range(5):
@@ -601,7 +602,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
     def candidates(
         self, game: ClassicGame, moves: Sequence[ClassicMove]
     ) -> Sequence[ClassicMove]:
-        if game.phase != "offer":
+        if game.phase != classic.PHASE_OFFER:
             return list(moves)  # grey wall columns: few
         takes = [move for move in moves if isinstance(move, Take)]
         board = game.boards[takes[0].seat]
@@ -752,9 +753,9 @@ class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
     def round_over(self, game: PavilionGame) -> bool:
         phase = game.phase
         return (
-            phase == "deal"
-            or phase == "over"
-            or (phase == "supply" and all(game.passed))
+            phase == pavilion.PHASE_DEAL
+            or phase == pavilion.PHASE_OVER
+            or (phase == pavilion.PHASE_SUPPLY and all(game.passed))
         )
 
     def values(self, game: PavilionGame) -> list[float]:
@@ -767,11 +768,11 @@ class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
         self, game: PavilionGame, moves: Sequence[PavilionMove]
     ) -> Sequence[PavilionMove]:
         phase = game.phase
-        if phase == "take":
+        if phase == pavilion.PHASE_TAKE:
             takes = [move for move in moves if isinstance(move, PavilionTake)]
             return sorted(takes, key=lambda m: -_take_key(game, m))
         seat = moves[0].seat
-        if phase == "bonus":
+        if phase == pavilion.PHASE_BONUS:
             bonuses = [move for move in moves if isinstance(move, Bonus)]
             return sorted(bonuses, key=lambda m: -_bonus_key(game, seat, m))[:6]
         places: dict[tuple[int, int, int], Place] = {}
@@ -909,14 +910,14 @@ def _pavilion_value(game: PavilionGame, seat: int, learned: bool) -> float:
         if learned_row is not None:
             row, stage = learned_row
             return game.scores[seat] + model.pavilion_future_gain(row, stage)
-    future = rounds - game.round + (1 if phase == "deal" else 0)
+    future = rounds - game.round + (1 if phase == pavilion.PHASE_DEAL else 0)
     w = min(1.0, future / 3)
-    if phase != "deal" and game.round == rounds:
+    if phase != pavilion.PHASE_DEAL and game.round == rounds:
         w = 0.0
     filled: int = game.filled[seat]
     star_colours: list[int] = game.star_colours[seat][:]
     score: int = game.scores[seat]
-    if phase == "deal" or game.passed[seat]:
+    if phase == pavilion.PHASE_DEAL or game.passed[seat]:
         # kept tiles: on the corners, or back in the hand before the deal
         kept: int = sum(game.hands[seat]) + sum(game.corners[seat])
         worth = _board_worth(game, filled, star_colours, w)
@@ -936,8 +937,8 @@ def pavilion_row(game: PavilionGame, seat: int) -> tuple[list[float], int] | Non
     rounds = 6
     phase = game.phase
     star_colours: list[int] = game.star_colours[seat][:]
-    if phase == "deal" or game.passed[seat]:
-        ended = game.round - 1 if phase == "deal" else game.round
+    if phase == pavilion.PHASE_DEAL or game.passed[seat]:
+        ended = game.round - 1 if phase == pavilion.PHASE_DEAL else game.round
         if ended >= rounds:
             return None
         return model.pavilion_round_end(game, seat, ended)
@@ -945,7 +946,7 @@ def pavilion_row(game: PavilionGame, seat: int) -> tuple[list[float], int] | Non
     w = min(1.0, future / 3)
     gained, left, filled = _pavilion_plan(game, seat, w, star_colours)
     kept = min(4, left) if game.round < rounds else 0
-    taking = phase == "take"
+    taking = phase == pavilion.PHASE_TAKE
     table = 0
     if taking:
         table = sum(game.centre) + sum(sum(f) for f in game.factories)

@@ -166,8 +166,13 @@ class Game(Protocol):
         ...
 
     round: int
-    phase: str
-    """The engine's phase name (each engine documents its own; ``over`` at the end)."""
+
+    @property
+    def phase(self) -> str:
+        """The engine's phase, a member of the family's ``Phase`` (a ``StrEnum``:
+        each engine documents its own; ``over`` at the end)."""
+        ...
+
     round_scores: list[list[int]]
 
     @property
@@ -195,6 +200,11 @@ class Game(Protocol):
 
     def needs_chance(self) -> bool:
         """True when the next event is a random one (a deal, a supply draw)."""
+        ...
+
+    def deal_due(self) -> bool:
+        """True when the next event is a round's deal (the phase ``deal`` of
+        either family)."""
         ...
 
     def chance(self, rng: random.Random) -> dict[str, Any]:

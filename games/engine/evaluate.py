@@ -82,8 +82,8 @@ def playout(game: Game, rng: random.Random) -> Game:
 
 
 def _deal_due(game: Game) -> bool:
-    """A round's deal is due (both families call that phase ``deal``)."""
-    return getattr(game, "phase", None) == "deal"
+    """A round's deal is due (each family's ``Phase.DEAL``)."""
+    return game.deal_due()
 
 
 def _beats(difference: float, spread: float) -> float:

@@ -34,7 +34,7 @@ def choose_move(game: Game, rng: random.Random) -> Decision:
     """The policy's decision for the seat to move in ``game`` (classic or pavilion)."""
     if isinstance(game, pavilion.PavilionGame):
         pavilion_moves: Sequence[pavilion.Move] = _awaited(game.legal_moves())
-        if game.phase == "bonus":
+        if game.phase == pavilion.Phase.BONUS:
             return pavilion_moves[0]
         seat = pavilion_moves[0].seat
         return _best(pavilion_moves, _pavilion_key(game, seat), rng)
