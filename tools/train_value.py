@@ -26,7 +26,7 @@ import multiprocessing
 import random
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -71,14 +71,15 @@ def play(job: Job) -> list[dict[str, Any]]:
     sampler = random.Random(seed ^ 0xDA7A)
     pending: list[tuple[int, list[float], int, int]] = []
     while not game.is_over():
-        if isinstance(game, PavilionGame) and (
-            game.phase == "deal" or sampler.random() < PAVILION_SAMPLED
+        if game.family is PAVILION_FAMILY and (
+            game.deal_due() or sampler.random() < PAVILION_SAMPLED
         ):
-            pending.extend(pavilion_rows(game))
+            pending.extend(pavilion_rows(cast(PavilionGame, game)))
         if game.needs_chance():
-            if isinstance(game, ClassicGame) and game.round > 1:
-                for seat, (row, stage) in enumerate(value.classic_round_end(game)):
-                    pending.append((seat, row, stage, game.boards[seat].score))
+            if game.family is CLASSIC_FAMILY and game.round > 1:
+                classic = cast(ClassicGame, game)
+                for seat, (row, stage) in enumerate(value.classic_round_end(classic)):
+                    pending.append((seat, row, stage, classic.boards[seat].score))
             game.chance(rng)
             continue
         move = choose(game, level, seconds=seconds, seed=bots.randrange(1 << 30))

@@ -59,9 +59,9 @@ the level, ``seconds`` and ``seed``, never on the machine's speed or load.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from . import classic, pavilion
 from . import value as model
@@ -86,7 +86,7 @@ from .pavilion import (
 )
 from .pavilion import Move as PavilionMove
 from .pavilion import Take as PavilionTake
-from .variants import CLASSIC_FAMILY, PAVILION_FAMILY, find_variant
+from .variants import CLASSIC_FAMILY, PAVILION_FAMILY
 
 Decision = ClassicMove | PavilionMove
 """A decision of either family, as :func:`choose` returns it."""
@@ -142,31 +142,21 @@ def choose(
     if level not in LEVELS and level not in REFERENCE_LEVELS:
         raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
     budget = DEFAULT_SECONDS["strong"] if seconds is None else seconds
-    family = find_variant(game.variant).family.name
+    family = game.family.name
     # a node costs more with more boards to evaluate
     rates = REFERENCE_NODES_PER_SECOND if level == "strong-1" else NODES_PER_SECOND
     per_second = rates[family] * (2 / game.players) ** 1.5
     nodes = max(200, int(budget * per_second))
-    if isinstance(game, ClassicGame):
-        classic_rules = _ClassicRules(learned=level == "strong")
-        return _decide(game, classic_rules, level, nodes, seed)
-    if isinstance(game, PavilionGame):
-        rules = _PavilionRules(learned=level == "strong")
-        return _decide(game, rules, level, nodes, seed)
-    raise TypeError("not a game this module knows")
+    rules = _rules(game, learned=level == "strong")
+    decision: Decision = _decide(game, rules, level, nodes, seed)
+    return decision
 
 
 def candidates(game: Game, limit: int) -> list[Decision]:
     """At most ``limit`` of the legal decisions of the seat to move, the most
     promising first, by the strong level's move ordering (what a review weighs
     beside the decision played: ``review.py``)."""
-    moves: Sequence[Decision]
-    if isinstance(game, ClassicGame):
-        moves = _ClassicRules().candidates(game, game.legal_moves())
-    elif isinstance(game, PavilionGame):
-        moves = _PavilionRules().candidates(game, game.legal_moves())
-    else:
-        raise TypeError("not a game this module knows")
+    moves: Sequence[Decision] = _rules(game).candidates(game, game.legal_moves())
     return list(moves[:limit])
 
 
@@ -432,19 +422,8 @@ def weigh(
     seat = game.to_move()
     if seat is None:
         raise ValueError("no decision is awaited")
-    if isinstance(game, ClassicGame):
-        classic_rules = _ClassicRules()
-        return [
-            _weigh_one(game, cast(ClassicMove, d), classic_rules, seat, nodes, seed)
-            for d in decisions
-        ]
-    if isinstance(game, PavilionGame):
-        pavilion_rules = _PavilionRules()
-        return [
-            _weigh_one(game, cast(PavilionMove, d), pavilion_rules, seat, nodes, seed)
-            for d in decisions
-        ]
-    raise TypeError("not a game this module knows")
+    rules = _rules(game)
+    return [_weigh_one(game, d, rules, seat, nodes, seed) for d in decisions]
 
 
 def margins(game: Game) -> tuple[float, ...]:
@@ -452,13 +431,7 @@ def margins(game: Game) -> tuple[float, ...]:
     end, before the deal, or the game's): the learned value of
     :func:`weigh`'s leaves, on the margin alone. The review's yardstick for
     the luck of a deal (``review.py``)."""
-    values: list[float]
-    if isinstance(game, ClassicGame):
-        values = _ClassicRules().values(game)
-    elif isinstance(game, PavilionGame):
-        values = _PavilionRules().values(game)
-    else:
-        raise TypeError("not a game this module knows")
+    values = _rules(game).values(game)
     return tuple(_lead(values, seat, 0.0) for seat in range(game.players))
 
 
@@ -1036,3 +1009,15 @@ def _pavilion_plan(
             if filled & mask == mask and game.filled[seat] & mask != mask:
                 gained += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
     return gained, sum(hand), filled
+
+
+_RULES: dict[str, Callable[..., _Rules[Any, Any]]] = {
+    CLASSIC_FAMILY.name: _ClassicRules,
+    PAVILION_FAMILY.name: _PavilionRules,
+}
+"""Each family's rules for the search, by family name (``game.family``)."""
+
+
+def _rules(game: Game, *, learned: bool = True) -> _Rules[Any, Any]:
+    """The search's rules for ``game``'s family."""
+    return _RULES[game.family.name](learned=learned)

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from . import classic, pavilion
 from .bots import Decision
 from .common import CENTER, Game
+from .variants import CLASSIC_FAMILY, PAVILION_FAMILY
 
 M = TypeVar("M", bound=Decision)
 Key = tuple[int, ...]
@@ -32,17 +33,22 @@ Key = tuple[int, ...]
 
 def choose_move(game: Game, rng: random.Random) -> Decision:
     """The policy's decision for the seat to move in ``game`` (classic or pavilion)."""
-    if isinstance(game, pavilion.PavilionGame):
-        pavilion_moves: Sequence[pavilion.Move] = _awaited(game.legal_moves())
-        if game.phase == pavilion.Phase.BONUS:
-            return pavilion_moves[0]
-        seat = pavilion_moves[0].seat
-        return _best(pavilion_moves, _pavilion_key(game, seat), rng)
-    if isinstance(game, classic.ClassicGame):
-        classic_moves: Sequence[classic.Move] = _awaited(game.legal_moves())
-        seat = classic_moves[0].seat
-        return _best(classic_moves, _classic_key(game, seat), rng)
-    raise TypeError("not a game this module knows")
+    decision: Decision = _CHOOSERS[game.family.name](game, rng)
+    return decision
+
+
+def _choose_pavilion(game: pavilion.PavilionGame, rng: random.Random) -> Decision:
+    pavilion_moves: Sequence[pavilion.Move] = _awaited(game.legal_moves())
+    if game.phase == pavilion.Phase.BONUS:
+        return pavilion_moves[0]
+    seat = pavilion_moves[0].seat
+    return _best(pavilion_moves, _pavilion_key(game, seat), rng)
+
+
+def _choose_classic(game: classic.ClassicGame, rng: random.Random) -> Decision:
+    classic_moves: Sequence[classic.Move] = _awaited(game.legal_moves())
+    seat = classic_moves[0].seat
+    return _best(classic_moves, _classic_key(game, seat), rng)
 
 
 def _awaited(moves: Sequence[M]) -> Sequence[M]:
@@ -116,3 +122,10 @@ def _pavilion_key(
         return (0,)
 
     return key
+
+
+_CHOOSERS: dict[str, Callable[[Any, random.Random], Decision]] = {
+    CLASSIC_FAMILY.name: _choose_classic,
+    PAVILION_FAMILY.name: _choose_pavilion,
+}
+"""Each family's policy, by family name (``game.family``)."""

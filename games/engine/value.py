@@ -32,10 +32,11 @@ the bag's order or anything not on the table.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .classic import ClassicGame, wall_points
 from .common import Game
@@ -52,6 +53,7 @@ from .pavilion import (
     STAR_COLOUR,
     PavilionGame,
 )
+from .variants import CLASSIC_FAMILY, PAVILION_FAMILY
 
 FEATURES = (
     "bias",
@@ -379,19 +381,30 @@ def finals(game: Game) -> tuple[list[float], float]:
         outcome = game.outcome()
         assert outcome is not None
         return [float(s) for s in outcome.scores], 0.0
-    if isinstance(game, ClassicGame):
-        rows = classic_round_end(game)
-        values = [
-            board.score + CLASSIC.gain(row, at)
-            for board, (row, at) in zip(game.boards, rows, strict=True)
-        ]
-        return values, CLASSIC.spread(rows[0][1])
-    if isinstance(game, PavilionGame):
-        ended = game.round - 1
-        values = []
-        at = 0
-        for seat in range(game.players):
-            row, at = pavilion_round_end(game, seat, ended)
-            values.append(game.scores[seat] + PAVILION.gain(row, at))
-        return values, PAVILION.spread(at)
-    raise TypeError("not a game this module knows")
+    return _FINALS[game.family.name](game)
+
+
+def _classic_finals(game: ClassicGame) -> tuple[list[float], float]:
+    rows = classic_round_end(game)
+    values = [
+        board.score + CLASSIC.gain(row, at)
+        for board, (row, at) in zip(game.boards, rows, strict=True)
+    ]
+    return values, CLASSIC.spread(rows[0][1])
+
+
+def _pavilion_finals(game: PavilionGame) -> tuple[list[float], float]:
+    ended = game.round - 1
+    values = []
+    at = 0
+    for seat in range(game.players):
+        row, at = pavilion_round_end(game, seat, ended)
+        values.append(game.scores[seat] + PAVILION.gain(row, at))
+    return values, PAVILION.spread(at)
+
+
+_FINALS: dict[str, Callable[[Any], tuple[list[float], float]]] = {
+    CLASSIC_FAMILY.name: _classic_finals,
+    PAVILION_FAMILY.name: _pavilion_finals,
+}
+"""Each family's :func:`finals` of an unfinished game, by family name."""
