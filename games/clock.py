@@ -20,7 +20,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from games.engine.variants import find_variant
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise as StrPromise
@@ -48,6 +51,13 @@ class TimeControl:
     def banked(self) -> bool:
         return self.start is not None
 
+    @property
+    def plays_forced(self) -> bool:
+        """The site plays every player's only legal decision at once, and it
+        costs nothing (a bank); under days per move, each player's setting
+        (``User.play_forced``) decides."""
+        return self.banked
+
     def allowance(self, *, bank: timedelta | None, days_per_move: int) -> timedelta:
         """The time a seat's turn may take from its start: its bank (a bank
         clock; a seat without one yet starts full), or the game's days."""
@@ -61,6 +71,19 @@ class TimeControl:
         if self.start is None:
             return None
         return min(self.cap, max(left, timedelta(0)) + self.increment)
+
+    def describe(self, *, days_per_move: int) -> str:
+        """The control in words: "3 days, +1 day a turn, at most 7 days", or
+        "3 days per move"."""
+        if self.start is None:
+            return ngettext(
+                "%(days)s day per move", "%(days)s days per move", days_per_move
+            ) % {"days": days_per_move}
+        return gettext("%(start)s, +%(increment)s a turn, at most %(cap)s") % {
+            "start": duration(self.start),
+            "increment": duration(self.increment),
+            "cap": duration(self.cap),
+        }
 
     def pace(self, turns_each: int) -> timedelta:
         """How long a game takes when every player moves once per increment
@@ -110,10 +133,45 @@ SLOW = TimeControl(
 
 PRESETS = (BRISK, FAST, DAILY, SLOW)
 """The banks a new game may choose, fastest first."""
-DEFAULT = DAILY
+DEFAULT = DEFAULT_CLOCK = DAILY
+"""A new game's clock (``DEFAULT_CLOCK`` where ``clock`` names a field)."""
 TIME_CONTROLS = {c.name: c for c in (*PRESETS, DAYS)}
 
 
 def time_control(name: str) -> TimeControl:
     """The time control called ``name`` (``KeyError`` for an unknown one)."""
     return TIME_CONTROLS[name]
+
+
+def duration(span: timedelta) -> str:
+    """A whole number of days, else of hours, in words ("3 days", "36 hours")."""
+    hours = int(span.total_seconds()) // 3600
+    if hours % 24 == 0:
+        days = hours // 24
+        return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
+    return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
+
+
+def pace_text(*, control: TimeControl, variant: str, players: int) -> str:
+    """What ``control`` means for a game of ``variant`` with ``players`` (the
+    new-game form): its length at the pace the clock enforces, and at most."""
+    found = find_variant(variant)
+    turns = found.family.turns_each(players)
+    longest = control.longest(turns_each=turns, players=players)
+    assert longest is not None, "a new game's clock is a bank"
+    weeks = round(control.pace(turns) / timedelta(weeks=1))
+    return ngettext(
+        "%(game)s, %(players)s players: about %(turns)s turns each; at this pace "
+        "a game takes about %(weeks)s week, at most %(days)s days if everyone "
+        "uses all their time.",
+        "%(game)s, %(players)s players: about %(turns)s turns each; at this pace "
+        "a game takes about %(weeks)s weeks, at most %(days)s days if everyone "
+        "uses all their time.",
+        weeks,
+    ) % {
+        "game": gettext(found.family.title),
+        "players": players,
+        "turns": turns,
+        "weeks": max(1, weeks),
+        "days": longest.days,
+    }

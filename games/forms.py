@@ -23,8 +23,9 @@ from accounts.models import User, computer_name
 from accounts.selectors import user_by_name
 from games.engine.variants import PLAYERS
 
+from . import clock
 from .converters import MAX_ID
-from .models import DAYS_PER_MOVE, FAMILY_VARIANTS, Family, Variant
+from .models import FAMILY_VARIANTS, Family, Variant
 from .ratings import PROVISIONAL_GAMES
 
 
@@ -86,6 +87,13 @@ COMPUTER_SEATS = (1, 2, 3)
 """The seats a creator can give a computer (seat 0 is the creator's)."""
 
 
+def time_control_choices() -> list[tuple[str, str]]:
+    """The bank presets a new game may choose, each with what it means."""
+    return [
+        (c.name, f"{c.label}: {c.describe(days_per_move=0)}") for c in clock.PRESETS
+    ]
+
+
 class GameCreateForm(forms.Form):
     # Classic only until the Summer Pavilion game page exists (pavilion-web).
     variant = forms.ChoiceField(
@@ -98,11 +106,24 @@ class GameCreateForm(forms.Form):
         coerce=int,
         initial=2,
     )
-    days_per_move = forms.TypedChoiceField(
-        label=_("Days per move"),
-        choices=[(d, str(d)) for d in DAYS_PER_MOVE],
-        coerce=int,
-        initial=3,
+    time_control = forms.ChoiceField(
+        label=_("Clock"),
+        choices=time_control_choices,
+        initial=clock.DEFAULT.name,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Each player has a bank of time: their turns spend it, each turn "
+            "they finish adds to it, up to a cap."
+        ),
+    )
+    vacation_spends = forms.BooleanField(
+        label=_("Vacation days when a bank runs out"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "A player whose bank runs out spends one of their vacation days "
+            "(24 hours more) before losing on time. Off for events."
+        ),
     )
     rated = forms.BooleanField(label=_("Rated"), required=False)
     invite = forms.CharField(

@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 @dataclass
 class Report:
     timeouts: int = 0
+    vacation_days: int = 0
     reminders: int = 0
     turn_emails: int = 0
     digests: int = 0
@@ -52,7 +53,8 @@ class Report:
 
     def __str__(self) -> str:
         return (
-            f"timeouts {self.timeouts}, reminders {self.reminders}, "
+            f"timeouts {self.timeouts}, vacation days spent {self.vacation_days}, "
+            f"reminders {self.reminders}, "
             f"turn e-mails {self.turn_emails} "
             f"({self.turn_emails_waiting} waiting), digests {self.digests}, "
             f"pushes {self.pushes}, "
@@ -76,7 +78,9 @@ def process_timeouts(report: Report) -> None:
         status=Game.Status.ACTIVE, turn_deadline__lte=now
     ).values_list("pk", "ply")
     for game_id, ply in list(due):
-        if services.game_timeout(game_id=game_id, expected_ply=ply):
+        if services.game_bank_ran_out(game_id=game_id, expected_ply=ply):
+            report.vacation_days += 1
+        elif services.game_timeout(game_id=game_id, expected_ply=ply):
             report.timeouts += 1
 
 
@@ -124,9 +128,9 @@ def run_once() -> Report | None:
         return None
     finally:
         close_old_connections()
-    if any((report.timeouts, report.reminders, report.turn_emails)) or (
-        report.computer_turns or report.pushes or report.reviews
-    ):
+    if any(
+        (report.timeouts, report.vacation_days, report.reminders, report.turn_emails)
+    ) or (report.computer_turns or report.pushes or report.reviews):
         logger.info("deadlines: %s", report)
     return report
 

@@ -12,7 +12,7 @@ from django.db.models import Q, Value
 from django.db.models.functions import Replace
 from django.utils.translation import gettext_lazy as _
 
-from games import clock
+from games.clock import DEFAULT_CLOCK, TIME_CONTROLS, TimeControl, time_control
 from games.engine import variants
 
 
@@ -75,8 +75,8 @@ class Game(models.Model):
     clock = models.CharField(
         _("clock"),
         max_length=10,
-        choices=[(c.name, c.label) for c in clock.TIME_CONTROLS.values()],
-        default=clock.DEFAULT.name,
+        choices=[(c.name, c.label) for c in TIME_CONTROLS.values()],
+        default=DEFAULT_CLOCK.name,
         help_text="The time control (games.clock): a bank preset, or 'days' "
         "(days per move afresh each turn) for games created before the bank.",
     )
@@ -99,6 +99,12 @@ class Game(models.Model):
     first_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     seat_to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the current person's turn began (the deadline less the "
+        "allowance the time control gave it, before any vacation moved it).",
+    )
     ply = models.PositiveIntegerField(
         default=0, help_text="Number of Move rows (events) so far."
     )
@@ -188,7 +194,7 @@ class Game(models.Model):
                 name="game_days_per_move_choice",
             ),
             models.CheckConstraint(
-                condition=Q(clock__in=list(clock.TIME_CONTROLS)),
+                condition=Q(clock__in=list(TIME_CONTROLS)),
                 name="game_clock_known",
             ),
             models.CheckConstraint(
@@ -252,6 +258,11 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_variant_display()}"
+
+    @property
+    def time_control(self) -> TimeControl:
+        """The game's time control (``games.clock``)."""
+        return time_control(self.clock)
 
     # The status as the templates ask it, never by its stored string.
     @property

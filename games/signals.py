@@ -23,6 +23,10 @@ game_started = Signal()
 game_finished = Signal()
 """``game_id`` is over (a game played here, not an imported one)."""
 
+vacation_day_spent = Signal()
+"""``user_id``'s bank ran out in ``game_id`` and one of their vacation days was
+spent (docs/clock.md, "A bank runs out")."""
+
 deadline_pass = Signal()
 """The deadline job's pass, after timeouts and computers' turns, before the
 digests: receivers do their own due work and count it in ``report``

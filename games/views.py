@@ -25,19 +25,16 @@ from accounts.selectors import presence
 from games.engine import record
 from games.engine.common import Game as EngineGame
 
-from . import reviews, selectors, services
+from . import clock, reviews, selectors, services
 from .families import family_for
 from .forms import GameCreateForm, PlayComputerForm, board_query
 from .forms import game_id as query_game_id
 from .game_log import game_log
-from .models import Game, Seat
+from .models import Game, Seat, Variant
 from .replay import add_seat_users
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 from .results import final_results
 from .watch import game_watchers
-
-DEFAULT_DAYS_PER_MOVE = 3
-"""The clock of a game against the computer (the player's turns only)."""
 
 
 def _game_or_404(pk: int) -> Game:
@@ -85,7 +82,8 @@ def game_new(request: SignedInHttpRequest) -> HttpResponse:
                 creator=request.user,
                 variant=data["variant"],
                 players=data["players"],
-                days_per_move=data["days_per_move"],
+                time_control=data["time_control"],
+                vacation_spends=data["vacation_spends"],
                 rated=data["rated"],
                 invitees=data["invite"],
                 computers=form.computers(),
@@ -96,14 +94,33 @@ def game_new(request: SignedInHttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Game created."))
             return redirect("games:detail", pk=game.pk)
+    template = "games/game_new.html"
+    if wants_partial(request) and "pace" in request.GET:
+        # the clock's line, again for the variant, players and clock now chosen
+        form = GameCreateForm(request.GET, creator=request.user)
+        form.is_valid()
+        template += "#pace"
     return render(
         request,
-        "games/game_new.html",
+        template,
         {
             "form": form,
+            "pace": _pace(form),
             # the invite field's <datalist>: friends first (issue #26 item 5)
             "invite_suggestions": selectors.invite_suggestions(user=request.user),
         },
+    )
+
+
+def _pace(form: GameCreateForm) -> str:
+    """What the chosen clock means for the chosen game (``clock.pace_text``):
+    the form's valid choices, else its initial ones."""
+    chosen = getattr(form, "cleaned_data", {})
+    variant = chosen.get("variant") or Variant.values[0]
+    players = chosen.get("players") or form.fields["players"].initial
+    name = chosen.get("time_control") or clock.DEFAULT.name
+    return clock.pace_text(
+        control=clock.time_control(name), variant=variant, players=players
     )
 
 
@@ -122,7 +139,6 @@ def game_play_computer(request: SignedInHttpRequest) -> HttpResponse:
             creator=request.user,
             variant=data["variant"],
             players=2,
-            days_per_move=DEFAULT_DAYS_PER_MOVE,
             rated=data["rated"],
             computers={1: data["level"]},
         )

@@ -69,15 +69,15 @@ def reminder_time(user: User, game: Game, hours: int) -> datetime | None:
     deadline = game.turn_deadline
     if deadline is None:
         return None
-    clock_start = deadline - timedelta(days=game.days_per_move)
+    clock_start = game.turn_started_at
     moment = deadline - timedelta(hours=hours)
-    if moment <= clock_start:
+    if clock_start is not None and moment <= clock_start:
         return None
     quiet = quiet_hours_around(user, moment)
     if quiet is None:
         return moment
     begins, ends = quiet
-    if begins - QUIET_MARGIN > clock_start:
+    if clock_start is None or begins - QUIET_MARGIN > clock_start:
         return begins - QUIET_MARGIN
     # The turn began in these very quiet hours: the reminder waits for their end.
     return ends if ends < deadline else None

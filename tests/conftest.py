@@ -86,20 +86,33 @@ def client_for() -> Callable[[Any], Client]:
 @pytest.fixture
 def start_game() -> Callable[..., Any]:
     """Create a game for ``users`` (first one creates, others accept) and start it."""
-    from games import services
+    from games import clock, services
 
     def start(users: list[Any], variant: str = "classic", **kwargs: Any) -> Any:
+        days_per_move = kwargs.pop("days_per_move", None)
         game = services.game_create(
             creator=users[0],
             variant=variant,
             players=len(users),
-            days_per_move=kwargs.pop("days_per_move", 3),
+            time_control=kwargs.pop("time_control", clock.DEFAULT.name),
             rated=kwargs.pop("rated", False),
             invitees=users[1:],
         )
+        if days_per_move is not None:  # a game created before the bank clock
+            days_per_move_game(game, days_per_move)
         for user in users[1:]:
             services.game_invitation_respond(game_id=game.pk, user=user, accept=True)
         game.refresh_from_db()
         return game
 
     return start
+
+
+def days_per_move_game(game: Any, days: int) -> None:
+    """Make ``game`` (not started yet) one of the games created before the bank
+    clock, which keep their days per move (docs/clock.md)."""
+    from games.models import Game
+
+    assert game.status == Game.Status.OPEN, "the clock starts with the game"
+    Game.objects.filter(pk=game.pk).update(clock="days", days_per_move=days)
+    game.refresh_from_db()

@@ -57,6 +57,14 @@ class Family:
 
     name: str
     title: str
+    turns: tuple[int, int, int] = (0, 0, 0)
+    """About how many turns each player takes in a game of 2, 3 and 4 players
+    (a player's decisions in a row, forced ones left out; measured over
+    medium self-play: ``bench/turns.py``): what a clock means for a game."""
+
+    def turns_each(self, players: int) -> int:
+        """About how many turns each of ``players`` takes (``turns``)."""
+        return self.turns[players - PLAYERS.start]
 
     def variants(self) -> tuple[Variant, ...]:
         """The family's variants, coloured first."""
@@ -88,8 +96,10 @@ class Variant:
         return game_class(players, grey=self.grey, first_seat=first_seat)
 
 
-CLASSIC_FAMILY = Family("classic", gettext_noop("Azul"))
-PAVILION_FAMILY = Family("pavilion", gettext_noop("Azul: Summer Pavilion"))
+CLASSIC_FAMILY = Family("classic", gettext_noop("Azul"), turns=(24, 21, 20))
+PAVILION_FAMILY = Family(
+    "pavilion", gettext_noop("Azul: Summer Pavilion"), turns=(53, 50, 47)
+)
 FAMILIES: tuple[Family, ...] = (CLASSIC_FAMILY, PAVILION_FAMILY)
 
 CLASSIC = Variant(

@@ -33,7 +33,7 @@ are shifted here (``games.receivers``).
 from __future__ import annotations
 
 from .common import GameActionError
-from .endings import game_resign, game_timeout
+from .endings import game_bank_ran_out, game_resign, game_timeout
 from .lobby import (
     game_cancel,
     game_create,
@@ -63,5 +63,6 @@ __all__ = [
     "game_resign",
     "game_review_queue",
     "game_timeout",
+    "game_bank_ran_out",
     "rematch_seating",
 ]

@@ -16,11 +16,18 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.services import VacationError, vacation_start
 
-from .. import clock
+from .. import clock, signals
 from ..models import Game, Seat
 from ..selectors import game_engine, seat_view
-from .common import GameActionError, deals, locked_game, notify_after_commit
+from .common import (
+    GameActionError,
+    announce,
+    deals,
+    locked_game,
+    notify_after_commit,
+)
 from .turns import append_events, game_finish
 
 
@@ -75,6 +82,38 @@ def game_timeout(*, game_id: int, expected_ply: int) -> bool:
         late = next(s for s in seats if s.number == game.seat_to_move)
         _seat_leaves(game, late, reason=Game.EndReason.TIMEOUT, seats=seats, now=now)
         game.save()
+    return True
+
+
+def game_bank_ran_out(*, game_id: int, expected_ply: int) -> bool:
+    """The bank of the seat to move ran out (its deadline passed): spend one
+    vacation day of its player if the game lets it and they have one left this
+    year (a one-day vacation from now: 24 hours more on every game of theirs
+    waiting for them, docs/clock.md, "A bank runs out"); whether one was spent.
+    Else the caller applies the timeout (``game_timeout``). Not in a game's
+    lock: the vacation locks the account, then its games."""
+    game = Game.objects.filter(
+        pk=game_id,
+        ply=expected_ply,
+        status=Game.Status.ACTIVE,
+        turn_deadline__lte=clock.now(),
+    ).first()
+    if game is None or not (game.vacation_spends and game.time_control.banked):
+        return False
+    if game.seat_to_move is None:
+        return False
+    user = (
+        User.objects.filter(seats__game=game, seats__number=game.seat_to_move)
+        .exclude(computer_level__gt="")
+        .first()
+    )
+    if user is None:
+        return False
+    try:
+        vacation_start(user=user, days=1)
+    except VacationError:  # none left this year (or on one already)
+        return False
+    announce(signals.vacation_day_spent, user_id=user.pk, game_id=game.pk)
     return True
 
 

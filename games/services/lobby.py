@@ -23,7 +23,7 @@ from games.engine import record
 from games.engine.variants import find_variant
 
 from .. import clock, notifications, signals
-from ..models import DAYS_PER_MOVE, Game, Invitation, Seat, Variant
+from ..models import Game, Invitation, Seat, Variant
 from ..selectors import seat_view
 from .common import (
     GameActionError,
@@ -182,14 +182,15 @@ def invitations_allowed(*, creator: User, invitees: Sequence[User]) -> set[int]:
     raise GameActionError(message, "invite_rate")
 
 
-def _game_settings_check(*, variant: str, players: int, days_per_move: int) -> None:
-    """Refuse a variant, player count or time control the site does not offer."""
+def _game_settings_check(*, variant: str, players: int, time_control: str) -> None:
+    """Refuse a variant, player count or time control the site does not offer
+    (a new game has one of the bank presets: ``clock.PRESETS``)."""
     if variant not in Variant.values:
         raise GameActionError(_("Unknown variant."), "variant")
     if players not in find_variant(variant).players:
         raise GameActionError(_("A game has 2 to 4 players."), "players")
-    if days_per_move not in DAYS_PER_MOVE:
-        raise GameActionError(_("Unknown time control."), "days_per_move")
+    if time_control not in {c.name for c in clock.PRESETS}:
+        raise GameActionError(_("Unknown time control."), "clock")
 
 
 def _seating_check(
@@ -270,8 +271,9 @@ def game_create(
     creator: User,
     variant: str,
     players: int,
-    days_per_move: int,
     rated: bool,
+    time_control: str = clock.DEFAULT.name,
+    vacation_spends: bool = True,
     invitees: Sequence[User] = (),
     computers: Mapping[int, str] = {},  # noqa: B006  (read, never changed)
     invite_link: bool = False,
@@ -280,8 +282,10 @@ def game_create(
     level) their seats, invitees the next free seats. A game whose seats are all
     taken (the creator and computers) starts at once. With ``invite_link`` the
     open seats go to whoever has the game's secret link
-    (``Game.invite_token``; docs/together.md, "Invite by link")."""
-    _game_settings_check(variant=variant, players=players, days_per_move=days_per_move)
+    (``Game.invite_token``; docs/together.md, "Invite by link"). Its clock is
+    the bank ``time_control`` (docs/clock.md); with ``vacation_spends`` off, a
+    bank that runs out loses the game without spending a vacation day."""
+    _game_settings_check(variant=variant, players=players, time_control=time_control)
     invitees = list(dict.fromkeys(invitees))
     _seating_check(
         creator=creator, players=players, invitees=invitees, computers=computers
@@ -297,7 +301,8 @@ def game_create(
         game = Game.objects.create(
             variant=variant,
             players=players,
-            days_per_move=days_per_move,
+            clock=time_control,
+            vacation_spends=vacation_spends,
             rated=rated,
             creator=creator,
             invite_token=(

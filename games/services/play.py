@@ -36,6 +36,7 @@ _MOVE_FIELDS = [
     "state",
     "seat_to_move",
     "turn_deadline",
+    "turn_started_at",
     "reminder_sent_at",
     "turn_email_sent",
     "computer_turn_since",

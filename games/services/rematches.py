@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
+from .. import clock
 from ..models import Game, Seat
 from ..selectors import seat_view
 from .common import GameActionError, locked_game, ring_rematched
@@ -84,7 +85,9 @@ def _offer(game: Game, seats: list[Seat], user: User) -> Game:
     rematch = Game.objects.create(
         variant=game.variant,
         players=game.players,
-        days_per_move=game.days_per_move,
+        # the finished game's bank; after a game under days per move, the default
+        clock=game.clock if game.time_control.banked else clock.DEFAULT.name,
+        vacation_spends=game.vacation_spends,
         rated=game.rated,
         creator=user,
         rematch_of=game,

@@ -34,8 +34,9 @@ computer_turn_began = Signal()
 ``games.tasks`` queues its move (connected in ``GamesConfig.ready()``)."""
 
 
-def turn_deadline(game: Game, seat: Seat | None) -> Any:
-    """Now plus the game's days per move; a player on vacation starts at its end.
+def turn_start(seat: Seat | None) -> datetime:
+    """When a turn of ``seat`` that begins now starts: now, or the end of its
+    player's vacation.
 
     A seat read with its vacation (``selectors.seats_with_users``, in this
     transaction) carries it as ``vacation_until``; others cost a query.
@@ -53,7 +54,30 @@ def turn_deadline(game: Game, seat: Seat | None) -> Any:
         ).aggregate(end=Max("ends_at"))["end"]
         if vacation_end is not None:
             start = vacation_end
-    return start + timedelta(days=game.days_per_move)
+    return start
+
+
+def turn_allowance(game: Game, seat: Seat | None) -> timedelta:
+    """How long a turn of ``seat`` may take: its bank, or the game's days per
+    move (``games.clock``: one rule for both)."""
+    bank = seat.bank_seconds if seat is not None else None
+    return game.time_control.allowance(
+        bank=None if bank is None else timedelta(seconds=bank),
+        days_per_move=game.days_per_move,
+    )
+
+
+def bank_settle(game: Game, seat: Seat) -> None:
+    """``seat`` has finished its turn now: its bank keeps the time its deadline
+    had left, plus the increment, up to the cap (``docs/clock.md``). Nothing
+    under days per move."""
+    if game.turn_deadline is None:
+        return
+    bank = game.time_control.after_turn(left=game.turn_deadline - clock.now())
+    if bank is None:
+        return
+    seat.bank_seconds = int(bank.total_seconds())
+    seat.save(update_fields=["bank_seconds"])
 
 
 def computer_seats(seats: Sequence[Seat]) -> dict[int, str]:
@@ -71,16 +95,22 @@ def seats_that_left(seats: Sequence[Seat]) -> set[int]:
 
 
 def seats_that_play_forced(
-    seats: Sequence[Seat], *, left: set[int], computers: Mapping[int, str]
+    game: Game,
+    seats: Sequence[Seat],
+    *,
+    left: set[int],
+    computers: Mapping[int, str],
 ) -> set[int]:
-    """Seats whose players let the site play a decision the rules leave alone
-    (``User.play_forced``; a computer plays even its only legal decision from
-    its task)."""
+    """Seats whose decisions the rules leave alone the site plays at once:
+    every person's under a bank clock (docs/clock.md: they cost nothing), else
+    those whose players let it (``User.play_forced``); a computer plays even
+    its only legal decision from its task."""
+    everyone = game.time_control.plays_forced
     return {
         s.number
         for s in seats
         if s.user is not None
-        and s.user.play_forced
+        and (everyone or s.user.play_forced)
         and s.number not in left
         and s.number not in computers
     }
@@ -159,10 +189,9 @@ def store_moves(
 
 def start_clock(game: Game, seats: Sequence[Seat]) -> None:
     """A new turn: the seat to move's deadline, no reminder or e-mail yet."""
-    game.turn_deadline = turn_deadline(
-        game,
-        next((s for s in seats if s.number == game.seat_to_move), None),
-    )
+    seat = next((s for s in seats if s.number == game.seat_to_move), None)
+    game.turn_started_at = turn_start(seat)
+    game.turn_deadline = game.turn_started_at + turn_allowance(game, seat)
     game.reminder_sent_at = None
     game.turn_email_sent = False
 
@@ -243,7 +272,7 @@ def append_events(
     """
     left = seats_that_left(seats)
     computers = computer_seats(seats)
-    plays_forced = seats_that_play_forced(seats, left=left, computers=computers)
+    plays_forced = seats_that_play_forced(game, seats, left=left, computers=computers)
     forced = play_until_a_decision(engine, rng, left=left, plays_forced=plays_forced)
     new_events = engine.events_from(len(events))
     previous_seat = game.seat_to_move
@@ -252,6 +281,11 @@ def append_events(
     game.seat_to_move = engine.to_move()
     dealt = any("deal" in event for event in new_events)
     if game.seat_to_move is not None and (game.seat_to_move != previous_seat or dealt):
+        mover = next((s for s in seats if s.number == previous_seat), None)
+        if mover is not None and not (
+            mover.number in computers or mover.number in left
+        ):
+            bank_settle(game, mover)
         start_clock(game, seats)
     if engine.is_over():
         game_finish(game=game, engine=engine, reason=Game.EndReason.NORMAL, seats=seats)
