@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from .common import (
     CENTER,
@@ -104,11 +105,14 @@ def _source_name(source: int) -> str:
     return "the centre" if source == CENTER else f"factory {source}"
 
 
-class Take(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Take:
     """Take every tile of ``colour`` from ``source`` and place them on ``line``.
 
     ``source`` is a factory index or :data:`CENTER`; ``line`` is 0–4 or
-    :data:`FLOOR` (``docs/rules/azul.md §4``).
+    :data:`FLOOR` (``docs/rules/azul.md §4``). The engine hands out shared
+    instances (:func:`take`): building a frozen dataclass costs several times a
+    tuple's, and the search builds thousands of moves a second.
     """
 
     seat: int
@@ -132,7 +136,8 @@ class Take(NamedTuple):
         )
 
 
-class WallPlacement(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class WallPlacement:
     """Grey wall: move the tile of full pattern ``line`` to ``column`` (``§8``)."""
 
     seat: int
@@ -146,7 +151,8 @@ class WallPlacement(NamedTuple):
         return f"seat {self.seat} tiles line {self.line} into column {self.column}"
 
 
-class Deal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Deal:
     """The tiles drawn onto each factory at the start of a round, in drawn order."""
 
     factories: tuple[tuple[int, ...], ...]
@@ -156,6 +162,24 @@ class Deal(NamedTuple):
 
 
 Move = Take | WallPlacement
+
+_TAKES: tuple[tuple[tuple[tuple[Take, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(Take(seat, source, colour, line) for line in range(FLOOR + 1))
+            for colour in range(5)
+        )
+        for source in (*range(max(FACTORY_COUNT.values())), CENTER)
+    )
+    for seat in range(max(FACTORY_COUNT))
+)
+"""``_TAKES[seat][source][colour][line]``: every take the engine can hand out,
+built once; the centre (``CENTER``, -1) is the last row, so it indexes as is."""
+
+
+def take(seat: int, source: int, colour: int, line: int) -> Take:
+    """The shared :class:`Take` of these values (they must be in range)."""
+    return _TAKES[seat][source][colour][line]
 
 
 class Board:
@@ -479,15 +503,17 @@ class ClassicGame:
         if self.phase == PHASE_OFFER:
             seat = self._to_move
             allowed = self.boards[seat].allowed
+            takes = _TAKES[seat]
             moves = []
             for source, counts in self._sources():
                 for colour in range(5):
                     if counts[colour]:
+                        lines = takes[source][colour]
                         mask = allowed[colour]
                         for line in _ORDINAL_LINES:
                             if mask >> line & 1:
-                                moves.append(Take(seat, source, colour, line))
-                        moves.append(Take(seat, source, colour, FLOOR))
+                                moves.append(lines[line])
+                        moves.append(lines[FLOOR])
             return moves
         if self.phase == PHASE_TILING:
             seat, line = self._tiling_seat, self._tiling_line
@@ -530,9 +556,9 @@ class ClassicGame:
                 for line in _ORDINAL_LINES:
                     if mask >> line & 1:
                         if pick == 0:
-                            return Take(seat, source, colour, line)
+                            return _TAKES[seat][source][colour][line]
                         pick -= 1
-                return Take(seat, source, colour, FLOOR)
+                return _TAKES[seat][source][colour][FLOOR]
             pick -= n
         raise AssertionError("unreachable: pick out of range")
 
@@ -551,7 +577,7 @@ class ClassicGame:
             raise IllegalMoveError(
                 "tiles cannot be taken now", "not_offer_phase", {"phase": self.phase}
             )
-        seat, source, colour, line = move
+        seat, source, colour, line = move.seat, move.source, move.colour, move.line
         if seat != self._to_move:
             raise IllegalMoveError(
                 f"it is seat {self._to_move}'s turn, not seat {seat}'s",
@@ -601,7 +627,7 @@ class ClassicGame:
                 "not_tiling_phase",
                 {"phase": self.phase},
             )
-        seat, line, column = move
+        seat, line, column = move.seat, move.line, move.column
         if (seat, line) != (self._tiling_seat, self._tiling_line):
             raise IllegalMoveError(
                 f"seat {self._tiling_seat} must tile line {self._tiling_line} first",
@@ -631,8 +657,8 @@ class ClassicGame:
     def _validate_shape(self, move: object) -> Take | WallPlacement:
         """Check that a move parses for this game; raise ``InvalidMoveError``."""
         if isinstance(move, Take):
-            seat, source, colour, line = move
-            if not all(type(v) is int for v in move):
+            seat, source, colour, line = move.seat, move.source, move.colour, move.line
+            if not all(type(v) is int for v in (seat, source, colour, line)):
                 raise InvalidMoveError("a take is made of integers", "malformed")
             if not 0 <= seat < self.players:
                 raise InvalidMoveError(f"there is no seat {seat}", "no_such_seat")
@@ -648,7 +674,7 @@ class ClassicGame:
                 raise InvalidMoveError(f"there is no line {line}", "no_such_line")
             return move
         if isinstance(move, WallPlacement):
-            if not all(type(v) is int for v in move):
+            if not all(type(v) is int for v in (move.seat, move.line, move.column)):
                 raise InvalidMoveError(
                     "a wall placement is made of integers", "malformed"
                 )
@@ -676,10 +702,10 @@ class ClassicGame:
 
     def push(self, move: Take | WallPlacement) -> None:
         """Apply a legal decision without checking it (the fast path)."""
-        if len(move) == 4:
-            self._take(*move)
+        if isinstance(move, Take):
+            self._take(move.seat, move.source, move.colour, move.line)
         else:
-            self._place_wall(*move)
+            self._place_wall(move.seat, move.line, move.column)
 
     def preview(self, move: Take) -> ClassicGame:
         """A copy with the take ``move`` (checked) applied and nothing after it:
@@ -692,13 +718,14 @@ class ClassicGame:
             raise InvalidMoveError("only a take can be previewed", "malformed")
         self._check_take(checked)
         after = self.copy()
-        after._take(*checked, end_turn=False)
+        c = checked
+        after._take(c.seat, c.source, c.colour, c.line, end_turn=False)
         return after
 
     def _take(
         self, seat: int, source: int, colour: int, line: int, end_turn: bool = True
     ) -> None:
-        self._history.append(Take(seat, source, colour, line))
+        self._history.append(_TAKES[seat][source][colour][line])
         center = self.center
         marker = False
         if source == CENTER:
@@ -994,7 +1021,8 @@ class ClassicGame:
     # ------------------------------------------------------------- records
 
     def apply_event(self, event: Mapping[str, Any]) -> None:
-        """Apply one record event (``docs/record.md``), checked."""
+        """Apply one record event (``docs/record.md``), checked: a chance event
+        (the deal) here, a decision read by :func:`move_from_event` and played."""
         if "deal" in event:
             deal = event["deal"]
             if not isinstance(deal, list) or not all(isinstance(f, list) for f in deal):
@@ -1003,39 +1031,45 @@ class ClassicGame:
                 )
             self._apply_deal([[_colour(name) for name in tiles] for tiles in deal])
             return
-        if "from" in event:
-            source = event["from"]
-            if source == "center":
-                source = CENTER
-            elif type(source) is not int or source < 0:
-                raise InvalidMoveError(
-                    '"from" is a factory number or "center"', "malformed"
-                )
-            to = event.get("to")
-            if to == "floor":
-                line = FLOOR
-            elif type(to) is int and 0 <= to <= 4:
-                line = to
-            else:
-                raise InvalidMoveError('"to" is a line 0-4 or "floor"', "malformed")
-            move: Move = Take(_seat(event), source, _colour(event.get("colour")), line)
-            self.play(move)
-            return
-        if "wall" in event:
-            wall = event["wall"]
-            if not isinstance(wall, Mapping):
-                raise InvalidMoveError('"wall" holds a line and a column', "malformed")
-            row, column = wall.get("line"), wall.get("column")
-            if type(row) is not int or type(column) is not int:
-                raise InvalidMoveError("line and column are integers", "malformed")
-            self.play(WallPlacement(_seat(event), row, column))
-            return
-        for key in ("supply", "bonus", "pass", "star"):
-            if key in event:
-                raise InvalidMoveError(
-                    f'a classic game has no "{key}" events', "wrong_variant"
-                )
-        raise InvalidMoveError("not a game event", "malformed")
+        self.play(move_from_event(event, self.players))
+
+
+def move_from_event(event: Mapping[str, Any], players: int) -> Move:
+    """The decision a record event names (``docs/record.md``), as
+    ``Move.to_event()`` wrote it; ``InvalidMoveError`` if it does not read.
+    Only the event's shape is read here: ``ClassicGame.play`` checks the seat
+    and factory against the game (``players`` is the same argument as
+    ``pavilion.move_from_event``'s)."""
+    if "from" in event:
+        source = event["from"]
+        if source == "center":
+            source = CENTER
+        elif type(source) is not int or source < 0:
+            raise InvalidMoveError(
+                '"from" is a factory number or "center"', "malformed"
+            )
+        to = event.get("to")
+        if to == "floor":
+            line = FLOOR
+        elif type(to) is int and 0 <= to <= 4:
+            line = to
+        else:
+            raise InvalidMoveError('"to" is a line 0-4 or "floor"', "malformed")
+        return Take(_seat(event), source, _colour(event.get("colour")), line)
+    if "wall" in event:
+        wall = event["wall"]
+        if not isinstance(wall, Mapping):
+            raise InvalidMoveError('"wall" holds a line and a column', "malformed")
+        row, column = wall.get("line"), wall.get("column")
+        if type(row) is not int or type(column) is not int:
+            raise InvalidMoveError("line and column are integers", "malformed")
+        return WallPlacement(_seat(event), row, column)
+    for key in ("supply", "bonus", "pass", "star"):
+        if key in event:
+            raise InvalidMoveError(
+                f'a classic game has no "{key}" events', "wrong_variant"
+            )
+    raise InvalidMoveError("not a game event", "malformed")
 
 
 def _colour(name: object) -> int:

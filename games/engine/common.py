@@ -150,6 +150,24 @@ def can_draw(bag: Sequence[int], discard: Sequence[int]) -> bool:
     return any(bag) or any(discard)
 
 
+class Move(Protocol):
+    """A decision of either family (``classic.Move``, ``pavilion.Move``), one
+    idiom for both: a small frozen, slotted dataclass that prints itself as its
+    record event with ``to_event()`` (and for people with ``str()``), read back
+    by its family module's ``move_from_event(event, players)`` — python-chess's
+    ``Move.uci()`` and ``Move.from_uci()``. The engines hand out shared
+    instances from their legal moves, so a search builds none."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that decides."""
+        ...
+
+    def to_event(self) -> dict[str, Any]:
+        """The record event of this decision (``docs/record.md``)."""
+        ...
+
+
 class Game(Protocol):
     """What every game engine offers to records, the site and the benchmarks.
 

@@ -5,6 +5,7 @@ a player who turns confirmation off in Settings plays with one click."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
@@ -65,7 +66,7 @@ def test_a_take_is_shown_in_place_then_undone_then_confirmed(live_url: str, move
     assert on_floor == engine.factories[take.source][take.colour]
     confirm_move(page)
     after = _played(page, game.pk, game.ply)
-    assert after.history[-1] == take._replace(line=FLOOR)
+    assert after.history[-1] == replace(take, line=FLOOR)
     assert zones(_board(page)) == classic_zones(after)
     # the address is the game's again, without the picks that led to the move
     assert re.fullmatch(rf"{live_url}/games/{game.pk}/", page.url)
