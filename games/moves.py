@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from django import forms
 
-from games.engine.common import CENTER, InvalidMoveError
+from games.engine.common import CENTER, EngineError, InvalidMoveError
 
 EXPECTED_PLY = "expected_ply"
 """The field of every move post: the ply the page was drawn at."""
@@ -37,7 +37,8 @@ class MoveSyntaxError(InvalidMoveError):
     """
 
     def __init__(self, message: str, code: str, field: str | None = None) -> None:
-        super().__init__(message, code, {"field": field} if field else {})
+        # The site's codes, not the engine's (``common.Refusal``): past its check.
+        EngineError.__init__(self, message, code, {"field": field} if field else {})
         self.field = field
 
 

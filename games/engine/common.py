@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, Self
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, get_args
 
 if TYPE_CHECKING:
     from .variants import Family
@@ -34,12 +34,101 @@ class EngineError(ValueError):
         self.params: dict[str, Any] = dict(params or {})
 
 
+Refusal = Literal[
+    "bonus_count",
+    "bonus_due",
+    "colour_absent",
+    "deal_due",
+    "deal_impossible",
+    "deal_overfull",
+    "deal_short",
+    "deal_size",
+    "game_over",
+    "invalid_wilds",
+    "keep_after_last_round",
+    "keep_not_in_hand",
+    "keep_too_many",
+    "line_full",
+    "line_holds_other",
+    "malformed",
+    "malformed_pass",
+    "no_bonus_owed",
+    "no_chance_due",
+    "no_deal_due",
+    "no_decision",
+    "no_such_colour",
+    "no_such_column",
+    "no_such_factory",
+    "no_such_line",
+    "no_such_seat",
+    "no_such_space",
+    "no_such_star",
+    "no_supply_due",
+    "no_tile_of_colour",
+    "not_a_colour_list",
+    "not_a_decision",
+    "not_a_move",
+    "not_an_object",
+    "not_enough_wilds",
+    "not_offer_phase",
+    "not_tiling_phase",
+    "not_your_turn",
+    "pass_before_phase_2",
+    "place_before_phase_2",
+    "source_empty",
+    "space_filled",
+    "star_holds_colour",
+    "star_holds_only",
+    "star_takes_its_colour",
+    "supply_draw_empty",
+    "supply_draw_impossible",
+    "supply_draw_short",
+    "supply_draw_too_many",
+    "supply_due",
+    "supply_short",
+    "take_phase_over",
+    "too_few_tiles",
+    "too_few_tiles_with_wilds",
+    "too_many_wilds",
+    "wall_column_has_colour",
+    "wall_row_has_colour",
+    "wall_space_filled",
+    "wild_pays_for_itself",
+    "wild_take_with_others",
+    "wrong_variant",
+    "wrong_wall_line",
+]
+"""Every ``code`` the engine's refusals carry: one set for both families and the
+record reader (``InvalidMoveError``, ``IllegalMoveError``). A code means the same
+fault, with the same ``params``, in whichever module raises it (``no_such_seat``,
+``deal_short``...); the site words each code once per family
+(``games/refusals.py`` for the shared ones) and ``mypy`` refuses a code outside
+this set at the raise."""
+REFUSALS: frozenset[str] = frozenset(get_args(Refusal))
+
+
 class InvalidMoveError(EngineError):
     """A decision that does not parse (unknown colour, source out of range...)."""
+
+    def __init__(
+        self,
+        message: str,
+        code: Refusal | Literal[""] = "",
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, code, params)
 
 
 class IllegalMoveError(EngineError):
     """A decision that parses but the rules forbid; the message is for a player."""
+
+    def __init__(
+        self,
+        message: str,
+        code: Refusal | Literal[""] = "",
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message, code, params)
 
 
 class RecordError(EngineError):
