@@ -77,7 +77,6 @@ def prepare(env: dict[str, str], games: int) -> list[Page]:
             creator=pair[0],
             variant="classic",
             players=2,
-            days_per_move=3,
             rated=False,
             invitees=[pair[1]],
         )

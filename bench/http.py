@@ -274,7 +274,8 @@ def new_game(
             {
                 "variant": "classic",
                 "players": "2",
-                "days_per_move": "1",
+                "time_control": "daily",
+                "vacation_spends": "on",
                 "invite": partner_name,
             },
         )
@@ -348,7 +349,6 @@ def prepare(players: int, db_path: Path, env: dict[str, str]) -> list[dict]:
             creator=creator,
             variant="classic",
             players=2,
-            days_per_move=1,
             rated=False,
             invitees=[partner],
         )

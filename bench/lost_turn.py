@@ -107,7 +107,6 @@ def _computers_turn(user: Any, rng: random.Random) -> tuple[int, int]:
         creator=user,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "strong"},
     )

@@ -87,7 +87,6 @@ def _games(count: int) -> list[tuple[int, list]]:
             creator=creator,
             variant="classic",
             players=2,
-            days_per_move=1,
             rated=False,
             invitees=[partner],
         )

@@ -227,7 +227,6 @@ def run(name: str, args: argparse.Namespace, *, quota: bool, number: int) -> Run
             creator=ana,
             variant="classic",
             players=2,
-            days_per_move=3,
             rated=False,
             invitees=[binh],
         )

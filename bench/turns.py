@@ -45,9 +45,12 @@ def main() -> int:
     for family in FAMILIES:
         measured = []
         for players in PLAYERS:
-            mean = sum(
-                turns_each(family.name, players, seed) for seed in range(args.games)
-            ) / args.games
+            mean = (
+                sum(
+                    turns_each(family.name, players, seed) for seed in range(args.games)
+                )
+                / args.games
+            )
             measured.append(round(mean))
             print(f"{family.name:8} {players} players: {mean:5.1f} turns each")
         print(f"== {family.name}: measured {tuple(measured)}, kept {family.turns}")

@@ -157,7 +157,6 @@ def prepare(env: dict[str, str], games: int) -> tuple[list[int], dict[int, str]]
             creator=users[0],
             variant="classic",
             players=2,
-            days_per_move=3,
             rated=False,
             invitees=[users[1]],
         )

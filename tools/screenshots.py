@@ -91,7 +91,6 @@ def _make_games() -> dict[str, int]:
             creator=ana,
             variant=variant,
             players=2,
-            days_per_move=3,
             rated=False,
             invitees=[binh],
         )
