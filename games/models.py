@@ -264,6 +264,12 @@ class Game(models.Model):
         """The game's time control (``games.clock``)."""
         return time_control(self.clock)
 
+    @property
+    def time_control_text(self) -> str:
+        """The game's time control in words, in the active language: "3 days,
+        +1 day a turn, at most 7 days", or "3 days per move"."""
+        return self.time_control.describe(days_per_move=self.days_per_move)
+
     # The status as the templates ask it, never by its stored string.
     @property
     def waiting(self) -> bool:

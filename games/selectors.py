@@ -60,11 +60,12 @@ def seats_with_users(*, vacations: bool = False) -> Prefetch:
 
 
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
-    """A list of games as the lists draw them: seats and players, not the event
-    cache (``Game.state``, a whole game's events, which no list reads)."""
+    """A list of games as the lists draw them: seats, players and their
+    vacations (each seat's time left, ``games.banks``), not the event cache
+    (``Game.state``, a whole game's events, which no list reads)."""
     return (
         queryset.defer("state")
-        .prefetch_related(seats_with_users())
+        .prefetch_related(seats_with_users(vacations=True))
         .select_related("creator")
     )
 
@@ -417,7 +418,8 @@ def _awaiting_move(user: User) -> QuerySet[Game]:
 
 
 def game_list_awaiting_move(*, user: User) -> QuerySet[Game]:
-    """Games where ``user`` is to move, most urgent deadline first."""
+    """Games where ``user`` is to move, least time left first (their deadline:
+    ``games.banks``)."""
     return _with_seats(_awaiting_move(user).order_by("turn_deadline", "pk"))
 
 
@@ -432,7 +434,7 @@ def game_list_waiting(*, user: User) -> QuerySet[Game]:
     )
     return _with_seats(
         Game.objects.filter(pk__in=mine.values("game_id")).order_by(
-            "turn_deadline", "-created_at"
+            F("turn_deadline").asc(nulls_last=True), "-created_at"
         )
     )
 

@@ -26,6 +26,7 @@ from games.engine import record
 from games.engine.common import Game as EngineGame
 
 from . import clock, reviews, selectors, services
+from .banks import seat_banks
 from .families import family_for
 from .forms import GameCreateForm, PlayComputerForm, board_query
 from .forms import game_id as query_game_id
@@ -201,6 +202,10 @@ def _board_response(
         round=engine.round,
         seats=selectors.seat_standings(game=game),
         watchers=game_watchers(game=game),
+        # every seat's time left, the viewer's first (issue #37 item 3)
+        banks=seat_banks(
+            game=game, seats=view.seats, first=view.number, vacations=True
+        ),
     )
     if view.over:
         context["statistics"] = {"names": names, "rows": family.statistics(engine)}

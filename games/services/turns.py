@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Max
@@ -24,6 +24,7 @@ from games.engine import bots
 from games.engine.common import Game as EngineGame
 
 from .. import clock, signals
+from ..banks import turn_allowance
 from ..models import Game, Move, Seat
 from ..ratings import ratings_update_for_game
 from .common import announce, notify_after_commit
@@ -55,16 +56,6 @@ def turn_start(seat: Seat | None) -> datetime:
         if vacation_end is not None:
             start = vacation_end
     return start
-
-
-def turn_allowance(game: Game, seat: Seat | None) -> timedelta:
-    """How long a turn of ``seat`` may take: its bank, or the game's days per
-    move (``games.clock``: one rule for both)."""
-    bank = seat.bank_seconds if seat is not None else None
-    return game.time_control.allowance(
-        bank=None if bank is None else timedelta(seconds=bank),
-        days_per_move=game.days_per_move,
-    )
 
 
 def bank_settle(game: Game, seat: Seat) -> None:

@@ -1,4 +1,5 @@
-"""``{{ deadline|time_left }}``: Django's ``timeuntil`` with the site's own words.
+"""``{{ deadline|time_left }}``: Django's ``timeuntil`` with the site's own words;
+``{{ game|bank_to_move }}``: the time left of the seat to move (``games.banks``).
 
 Django's bundled Vietnamese catalog lacks the ``%(num)d day`` strings its
 ``timeuntil`` uses since 4.x, so deadlines read "2 days" on a Vietnamese page;
@@ -13,6 +14,9 @@ from typing import Any
 from django import template
 from django.utils.timesince import timeuntil
 from django.utils.translation import ngettext_lazy
+
+from games import banks
+from games.models import Game
 
 register = template.Library()
 
@@ -33,3 +37,10 @@ def time_left(value: datetime | None) -> str:
         return ""
     strings: dict[str, Any] = TIME_STRINGS
     return str(timeuntil(value, time_strings=strings))
+
+
+@register.filter
+def bank_to_move(game: Game) -> banks.SeatBank | None:
+    """The time left of ``game``'s seat to move (a person's), or None."""
+    bank = banks.bank_to_move(game=game)
+    return bank if bank is not None and bank.seconds is not None else None

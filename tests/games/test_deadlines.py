@@ -408,7 +408,7 @@ def test_deadline_is_shown_in_my_games_and_on_the_game_page(
 ):
     game = start_game(players[:2])
     client = client_for(players[0])
-    assert "deadline in" in client.get("/").content.decode()
+    assert "left, until" in client.get("/").content.decode()
     assert "Deadline:" in client.get(f"/games/{game.pk}/").content.decode()
 
 
