@@ -120,11 +120,14 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(pk)
     if game.first_seat is None:
         raise Http404(_("This game has not started."))
-    events = list(selectors.game_moves(game=game).values_list("event", flat=True))
+    moves = list(selectors.game_moves(game=game).values_list("event", "created_at"))
+    events = [event for event, _at in moves]
     ply = query_int(
         request.GET, "ply", default=len(events), min_value=0, max_value=len(events)
     )
-    replay = replays.game_replay(game=game, events=events, ply=ply)
+    replay = replays.game_replay(
+        game=game, events=events, ply=ply, times=[at for _event, at in moves]
+    )
     family = family_for(game.variant)
     position = family.position_context(replay.engine, replay.names)
     replays.add_seat_users(position, list(game.seats.select_related("user")))

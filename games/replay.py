@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from games.engine.common import Game as EngineGame
 
+from .banks import took_words
 from .families import family_for
 from .models import Game, Seat
 from .selectors import engine_replayed
@@ -32,6 +34,15 @@ class Step:
     decision (or deal) first, then what the engine did at once because of it (a
     wall tiling, the round's end, the final bonuses)."""
     scores: list[int]
+    took: int | None = None
+    """A player's decision: the seconds from the event before it to it (how
+    long the move took); None for a deal, a decision the site played, and
+    imported records."""
+
+    @property
+    def took_text(self) -> str:
+        """How long the move took, short ("3 h 5 min"); "" for none."""
+        return "" if self.took is None else took_words(self.took)
 
     @property
     def head(self) -> str:
@@ -74,8 +85,34 @@ def add_seat_users(position: dict[str, Any], seats: Sequence[Seat]) -> None:
         player["user"] = users.get(player["seat"])
 
 
-def game_replay(*, game: Game, events: Sequence[Mapping[str, Any]], ply: int) -> Replay:
-    """Replay ``events`` of ``game``; keep the position after ``ply`` events.
+def move_times(
+    *, game: Game, events: Sequence[Mapping[str, Any]], times: Sequence[datetime]
+) -> list[int | None]:
+    """How long each decision of ``events`` took, in seconds: its time (its
+    ``Move.created_at``, ``times``) less the previous event's. None for the
+    first event, a deal, a decision the site played (forced, or for a seat
+    that left) and every event of an imported record (stored at once)."""
+    if game.imported or len(times) != len(events):
+        return [None] * len(events)
+    forced = set(game.forced_plies)
+    took: list[int | None] = []
+    for index, event in enumerate(events):
+        if index == 0 or "seat" not in event or index in forced:
+            took.append(None)
+        else:
+            took.append(int((times[index] - times[index - 1]).total_seconds()))
+    return took
+
+
+def game_replay(
+    *,
+    game: Game,
+    events: Sequence[Mapping[str, Any]],
+    ply: int,
+    times: Sequence[datetime] = (),
+) -> Replay:
+    """Replay ``events`` of ``game``; keep the position after ``ply`` events;
+    with ``times`` (each event's ``Move.created_at``), how long each move took.
 
     ``ply`` is clamped to ``0..len(events)``. Each step's lines are those
     ``describe_log`` gives for the log entries its event added (one line per
@@ -97,6 +134,7 @@ def game_replay(*, game: Game, events: Sequence[Mapping[str, Any]], ply: int) ->
     lines = family_for(game.variant).describe_log(engine, names)
     steps = []
     start = 0
+    took = move_times(game=game, events=events, times=times)
     for index, event in enumerate(events):
         end = log_ends[index] if index + 1 < len(events) else len(lines)
         steps.append(
@@ -105,6 +143,7 @@ def game_replay(*, game: Game, events: Sequence[Mapping[str, Any]], ply: int) ->
                 seat=event.get("seat"),
                 lines=[line for line in lines[start:end] if line],
                 scores=scores[index],
+                took=took[index],
             )
         )
         start = end
