@@ -1,5 +1,5 @@
 """E-mails about games: "your move", deadline reminders, the daily digest, an
-invitation, a game that started and one that finished.
+invitation, a game that started and one that finished, a vacation day spent.
 
 Rendered from templates (``templates/games/email/``) in the recipient's language
 (``user.language``, else the site's default) and time zone (``user.time_zone``:
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -81,6 +82,18 @@ def send_turn(*, user: User, game: Game) -> None:
 def send_reminder(*, user: User, game: Game, hours: int = 24) -> None:
     """The reminder chosen ``hours`` before the deadline (24, 4 or 1)."""
     _send(user, "reminder", {"game": game, "hours": hours, "url": _game_url(game)})
+
+
+def send_vacation_day(
+    *, user: User, game: Game, until: datetime, days_left: int
+) -> None:
+    """``user``'s bank ran out in ``game`` and a vacation day was spent: their
+    clocks stop until ``until``; ``days_left`` this year (docs/clock.md)."""
+    _send(
+        user,
+        "vacation",
+        {"game": game, "until": until, "days_left": days_left, "url": _game_url(game)},
+    )
 
 
 def send_digest(*, user: User, games: Sequence[Game]) -> None:

@@ -63,6 +63,7 @@ class Notice(models.Model):
         STARTED = "started"
         FINISHED = "finished"
         CHAT = "chat"
+        VACATION = "vacation"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"

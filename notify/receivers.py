@@ -46,6 +46,10 @@ def on_game_finished(*, game_id: int, **_: Any) -> None:
     _enqueue(tasks.game_finished, game_id)
 
 
+def on_vacation_day_spent(*, user_id: int, game_id: int, **_: Any) -> None:
+    _enqueue(tasks.vacation_day_spent, user_id, game_id)
+
+
 def on_message_posted(*, message_id: int, **_: Any) -> None:
     _enqueue(tasks.message_posted, message_id)
 
@@ -62,6 +66,7 @@ def connect() -> None:
         (signals.invited, on_invited),
         (signals.game_started, on_game_started),
         (signals.game_finished, on_game_finished),
+        (signals.vacation_day_spent, on_vacation_day_spent),
         (signals.deadline_pass, on_deadline_pass),
         (chat_signals.message_posted, on_message_posted),
     ):

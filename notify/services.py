@@ -1,7 +1,8 @@
 """Who hears of what, and how: push, e-mail, both or neither (issue #18).
 
 Each kind of notification has its own choice on the account (``User.notify_turn``,
-``notify_game``, ``notify_reminder``, ``notify_finished``). E-mail also follows
+``notify_game``, ``notify_reminder``, ``notify_finished``; a vacation day spent
+when a bank ran out is told as a reminder). E-mail also follows
 ``User.email_notifications``: "never" sends no e-mail at all, and a player on
 the daily digest gets no e-mail on each move. Push goes to every browser the
 player turned it on in (``PushSubscription``), except about a game whose page
@@ -26,7 +27,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -50,6 +51,7 @@ KIND_FIELDS = {
     "reminder": "notify_reminder",
     "finished": "notify_finished",
     "chat": "notify_chat",
+    "vacation": "notify_reminder",
 }
 
 
@@ -317,6 +319,24 @@ def notify_reminder(*, user: User, game: Game, hours: int) -> Sent:
         lambda: emails.send_reminder(user=user, game=game, hours=hours),
         {"hours": hours},
         ttl=_seconds_to_deadline(game),
+    )
+
+
+def notify_vacation_day(
+    *, user: User, game: Game, until: datetime, days_left: int
+) -> Sent:
+    """``user``'s bank ran out in ``game`` and one of their vacation days was
+    spent (their clocks stop until ``until``): told as their reminders are
+    (``User.notify_reminder``)."""
+    return _notify(
+        user,
+        game,
+        "vacation",
+        lambda: emails.send_vacation_day(
+            user=user, game=game, until=until, days_left=days_left
+        ),
+        {"until": until, "days_left": days_left},
+        ttl=max(60, int((until - clock.now()).total_seconds())),
     )
 
 

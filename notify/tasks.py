@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from django_tasks import task
 
-from accounts.models import User
+from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
+from accounts.services import vacation_days_used
 from chat import phrases
 from chat import selectors as chat_selectors
 from chat.models import Message
@@ -124,6 +125,29 @@ def game_finished(game_id: int) -> str:
     for user in _people(_seats(game)):
         if services.claim(user=user, game=game, kind=Notice.Kind.FINISHED):
             sent += services.notify_finished(user=user, game=game)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+@task(queue_name=NOTIFY_QUEUE)
+def vacation_day_spent(user_id: int, game_id: int) -> str:
+    """Tell ``user_id`` their bank ran out in ``game_id`` and one of their
+    vacation days was spent (docs/clock.md, "A bank runs out"): once per
+    vacation (its row is the claim's key)."""
+    user = User.objects.filter(pk=user_id).first()
+    game = Game.objects.filter(pk=game_id).first()
+    vacation = (
+        Vacation.objects.filter(user_id=user_id).order_by("-starts_at", "-pk").first()
+    )
+    if user is None or game is None or vacation is None:
+        return "stale"
+    if not services.claim(
+        user=user, game=game, kind=Notice.Kind.VACATION, key=str(vacation.pk)
+    ):
+        return "told already"
+    days_left = max(0, VACATION_DAYS_PER_YEAR - vacation_days_used(user=user))
+    sent = services.notify_vacation_day(
+        user=user, game=game, until=vacation.ends_at, days_left=days_left
+    )
     return f"e-mails {sent.emails}, pushes {sent.pushes}"
 
 
