@@ -70,8 +70,9 @@ class User(AbstractUser):
         _("play my forced decisions"),
         default=True,
         help_text=_(
-            "When the rules leave you exactly one legal decision, the site plays "
-            "it for you at once (the move log says so)."
+            "In games with days per move: when the rules leave you exactly one "
+            "legal decision, the site plays it for you at once (the move log says "
+            "so). Under a bank clock the site always plays it, and it costs no time."
         ),
     )
     confirm_moves = models.BooleanField(
