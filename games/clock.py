@@ -160,18 +160,17 @@ def pace_text(*, control: TimeControl, variant: str, players: int) -> str:
     longest = control.longest(turns_each=turns, players=players)
     assert longest is not None, "a new game's clock is a bank"
     weeks = round(control.pace(turns) / timedelta(weeks=1))
-    return ngettext(
-        "%(game)s, %(players)s players: about %(turns)s turns each; at this pace "
-        "a game takes about %(weeks)s week, at most %(days)s days if everyone "
-        "uses all their time.",
-        "%(game)s, %(players)s players: about %(turns)s turns each; at this pace "
-        "a game takes about %(weeks)s weeks, at most %(days)s days if everyone "
-        "uses all their time.",
-        weeks,
+    shown_weeks = max(1, weeks)
+    # Each count its own plural phrase (locale/GLOSSARY.md, "Counts").
+    return gettext(
+        "%(game)s, %(players)s: %(turns)s; at this pace a game takes %(weeks)s, "
+        "at most %(days)s if everyone uses all their time."
     ) % {
         "game": gettext(found.family.title),
-        "players": players,
-        "turns": turns,
-        "weeks": max(1, weeks),
-        "days": longest.days,
+        "players": ngettext("%(n)s player", "%(n)s players", players) % {"n": players},
+        "turns": ngettext("about %(n)s turn each", "about %(n)s turns each", turns)
+        % {"n": turns},
+        "weeks": ngettext("about %(n)s week", "about %(n)s weeks", shown_weeks)
+        % {"n": shown_weeks},
+        "days": ngettext("%(n)s day", "%(n)s days", longest.days) % {"n": longest.days},
     }
