@@ -47,7 +47,7 @@ from .words import (
     tiles_colour,
 )
 
-_NO_TILE = {"colour": "", "name": "", "letter": ""}
+_NO_TILE = {"colour": "", "name": "", "label": "", "letter": ""}
 """A space without a tile, as a tile's fields."""
 
 
@@ -94,6 +94,12 @@ def _player(
     for line in range(5):
         count = board.line_count[line]
         colour = board.line_colour[line] if count else -1
+        # How many of its tiles the last take put there (drawn first).
+        placed = (
+            mine_last["placed"]
+            if mine_last is not None and mine_last["line"] == line
+            else 0
+        )
         lines.append(
             {
                 "line": line,
@@ -104,13 +110,13 @@ def _player(
                 "count": count,
                 "colour": COLOURS[colour] if colour >= 0 else "",
                 "empty": range(line + 1 - count),
-                "tiles": [tiles[colour]] * count if count else [],
+                "tiles": [
+                    {**tiles[colour], "last": True} if index < placed else tiles[colour]
+                    for index in range(count)
+                ],
                 "legal": False,
                 "pending": False,
-                # How many of its tiles the last take put there (drawn first).
-                "last": mine_last["placed"]
-                if mine_last is not None and mine_last["line"] == line
-                else 0,
+                "last": placed,
             }
         )
     # A wall cell is a placed tile, else its printed colour (none on the grey
@@ -150,7 +156,6 @@ def _player(
         "name": name,
         "label": _("Board of %(name)s") % {"name": name},
         "score": board.score,
-        "score_text": _("score %(score)s") % {"score": board.score},
         "to_move": seat == to_move,
         "is_me": False,
         "lines": lines,

@@ -63,11 +63,14 @@ def tiles_colour(colour: str | int, count: int) -> str:
 
 
 def tile(colour: int) -> dict[str, str]:
-    """What ``games/classic/_tile.html`` draws a tile of ``colour`` from."""
+    """What ``games/_tile.html`` draws a tile of ``colour`` from (its words are
+    ``label``, as a Summer Pavilion tile's; ``name`` for the other templates)."""
     name = COLOURS[colour]
+    words = str(COLOUR_NAMES[name])
     return {
         "colour": name,
-        "name": str(COLOUR_NAMES[name]),
+        "name": words,
+        "label": words,
         "letter": str(COLOUR_LETTERS[name]),
     }
 

@@ -7,7 +7,7 @@ draw it); ``live_context(...)`` adds the decision of the player whose page it is
 contents included as counts (``docs/rules/summer-pavilion.md §9``).
 
 A tile is a dict ``{"colour", "letter", "label", "wild"}`` that
-``_tile.html`` draws; the board's geometry (SVG points, label positions) is
+``games/_tile.html`` draws; the board's geometry (SVG points, label positions) is
 numbers written as strings, and the templates write all the markup.
 """
 
@@ -146,7 +146,7 @@ CORNER_POINTS = [("3", "3"), ("85", "3"), ("3", "85"), ("85", "85")]
 
 
 def tile(colour: int | str, wild: bool = False) -> dict[str, Any]:
-    """One tile for ``_tile.html``: its colour name, letter and spoken label."""
+    """One tile for ``games/_tile.html``: its colour name, letter and spoken label."""
     name = COLOURS[colour] if isinstance(colour, int) else colour
     return {
         "colour": name,
@@ -321,6 +321,7 @@ def _player(
         "passed": engine.passed[seat] and engine.phase in ("place", "bonus", "supply"),
         "token": engine.token_holder == seat,
         "to_move": engine.to_move() == seat,
+        "is_me": False,
         "hand": _hand(engine, seat, table, last),
         "hand_count": sum(hand),
         "corners": corners,
@@ -365,7 +366,6 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
         "over": phase == "over",
         "to_move": to_move,
         "to_move_name": names[to_move] if to_move is not None else None,
-        "viewer_seat": None,
         "factories": [
             {
                 "index": index,
@@ -744,7 +744,8 @@ def live_context(
     """
     viewer_seat = view.number
     position = position_context(engine, names)
-    position["viewer_seat"] = viewer_seat
+    if viewer_seat is not None:
+        position["players"][viewer_seat]["is_me"] = True
     if not view.active:  # over, or ended by resignation or on time: nobody moves
         position["to_move"] = position["to_move_name"] = None
         for player in position["players"]:
