@@ -74,6 +74,7 @@ def _make_games() -> dict[str, int]:
     """Two players and a game of each family mid-play, ana to move."""
     from accounts.models import User
     from games import services
+    from games.engine.pavilion import Phase
 
     ana = User.objects.create_user("ana", "ana@example.com", PASSWORD)
     binh = User.objects.create_user("binh", "binh@example.com", PASSWORD)
@@ -82,7 +83,7 @@ def _make_games() -> dict[str, int]:
         "classic": lambda e: e.round >= 3 and _on_table(e) in range(13, 17),
         # round 2, some tiles taken: boards with placements, a hand to play
         "pavilion": lambda e: (
-            e.round >= 2 and e.phase == "take" and _on_table(e) in range(10, 15)
+            e.round >= 2 and e.phase == Phase.TAKE and _on_table(e) in range(10, 15)
         ),
     }
     games = {}

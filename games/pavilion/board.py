@@ -28,6 +28,7 @@ from games.engine.pavilion import (
     Bonus,
     Pass,
     PavilionGame,
+    Phase,
     Place,
     Take,
 )
@@ -49,6 +50,10 @@ from .words import (
     taken_label,
     tile_label,
 )
+
+PHASE_TWO = (Phase.PLACE, Phase.BONUS, Phase.SUPPLY)
+"""The phases of a round's second half (placing), when a seat may have passed."""
+
 
 # ---------------------------------------------------------------- geometry
 # The board in a 100 × 100 box: the centre star in the middle, the six outer stars
@@ -318,7 +323,7 @@ def _player(
         "seat": seat,
         "name": name,
         "score": engine.scores[seat],
-        "passed": engine.passed[seat] and engine.phase in ("place", "bonus", "supply"),
+        "passed": engine.passed[seat] and engine.phase in PHASE_TWO,
         "token": engine.token_holder == seat,
         "to_move": engine.to_move() == seat,
         "is_me": False,
@@ -340,12 +345,12 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
     plain = [tile(colour) for colour in range(len(COLOURS))]
     table = [tile(colour, colour == wild) for colour in range(len(COLOURS))]
     phase_labels = {
-        "take": _("Phase 1: taking tiles"),
-        "place": _("Phase 2: placing tiles"),
-        "bonus": _("Phase 2: placing tiles"),
-        "supply": _("Phase 2: placing tiles"),
-        "deal": _("Between rounds"),
-        "over": _("The game is over"),
+        Phase.TAKE: _("Phase 1: taking tiles"),
+        Phase.PLACE: _("Phase 2: placing tiles"),
+        Phase.BONUS: _("Phase 2: placing tiles"),
+        Phase.SUPPLY: _("Phase 2: placing tiles"),
+        Phase.DEAL: _("Between rounds"),
+        Phase.OVER: _("The game is over"),
     }
     to_move = engine.to_move()
     last = last_decision(engine)
@@ -363,7 +368,7 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
             if engine.log_size() == 0
             else phase_labels.get(phase, "")
         ),
-        "over": phase == "over",
+        "over": phase == Phase.OVER,
         "to_move": to_move,
         "to_move_name": names[to_move] if to_move is not None else None,
         "factories": [
@@ -378,7 +383,7 @@ def position_context(engine: PavilionGame, names: Sequence[str]) -> dict[str, An
         ],
         "centre_groups": _groups(engine.centre, wild, CENTER, table),
         "centre_last": taken_from == "center",
-        "centre_token": engine.token_holder is None and phase == "take",
+        "centre_token": engine.token_holder is None and phase == Phase.TAKE,
         "supply": _tile_list(engine.supply, table),
         "supply_count": sum(engine.supply),
         "bag": _counted(engine.bag),
@@ -766,11 +771,11 @@ def live_context(
     }
     if not view.my_turn or viewer_seat is None:
         return board
-    if engine.phase == "take":
+    if engine.phase == Phase.TAKE:
         _take_decision(board, engine, viewer_seat, query)
-    elif engine.phase == "bonus":
+    elif engine.phase == Phase.BONUS:
         _bonus_decision(board, engine, query)
-    elif engine.phase == "place":
+    elif engine.phase == Phase.PLACE:
         _place_decision(board, engine, viewer_seat, query)
         _pass_decision(board, engine, viewer_seat, query)
     if board["take"] or board["bonus"] or board["place"] or board["passing"]:
