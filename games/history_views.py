@@ -29,7 +29,7 @@ from . import replay as replays
 from . import reviews, selectors, services
 from .families import family_for
 from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
-from .models import FAMILY_VARIANTS, Family, Game, GameReview
+from .models import FAMILY_VARIANTS, Family, Game
 from .ratings import PROVISIONAL_GAMES
 from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
 from .results import final_results
@@ -130,7 +130,10 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     family = family_for(game.variant)
     position = family.position_context(replay.engine, replay.names)
-    replays.add_seat_users(position, list(game.seats.select_related("user")))
+    seats = list(game.seats.select_related("user"))
+    replays.add_seat_users(position, seats)
+    # What the viewer may do here is the seat view's to say, not this view's.
+    view = selectors.seat_view(game=game, user=request.user, seats=seats)
     context: dict[str, Any] = {
         "game": game,
         "replay": replay,
@@ -157,24 +160,20 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if continued is not None:
         context["review"] = None
-        context["review_withheld"] = (
-            continued if game.status == Game.Status.FINISHED else None
-        )
+        context["review_withheld"] = continued if view.over else None
     elif getattr(request.user, "review_hidden", False) and "review" not in request.GET:
         # Settings: the review waits until the player asks (?review, a link).
         context["review_waits"] = review is not None
     elif review is None:
         # An imported record: reviewed when its uploader asks.
-        context["may_ask_review"] = reviews.may_ask(game=game, user=request.user)
+        context["may_ask_review"] = view.may_ask_review
         context["review"] = None
     else:
         context["review"] = review
-        view = selectors.seat_view(game=game, user=request.user)
-        context["may_retry"] = review.ready and view.may_retry
+        # The Review tab offers the retry once the review is made (_review.html).
+        context["may_retry"] = view.may_retry
         # Being made: the Review tab's doorbell (the replay's review panel).
-        context["review_making"] = (
-            not review.ready and review.status != GameReview.Status.FAILED
-        )
+        context["review_making"] = not review.ready and not review.failed
         if "review" in request.GET:  # asked for: the steps' links keep it shown
             context["review_query"] = "&review"
         if review.best is not None:
@@ -193,7 +192,7 @@ def game_replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         keep_query=context.get("review_query", "")
         + (f"&tab={REVIEW_TAB}" if tab == REVIEW_TAB else ""),
     )
-    if game.status == Game.Status.FINISHED and replay.ply == replay.last_ply:
+    if view.over and replay.ply == replay.last_ply:
         # The last position of a finished game: its final result, winner first.
         standings = selectors.seat_standings(game=game)
         if all(seat["rank"] is not None for seat in standings):

@@ -26,7 +26,7 @@ from games.engine.review import (
 from . import review_queue
 from .families import family_for
 from .models import Game, GameReview
-from .selectors import engine_after, game_continued
+from .selectors import engine_after, game_continued, seat_view
 
 CHART_WIDTH = 480
 CHART_HEIGHT = 230
@@ -135,6 +135,11 @@ class ReviewView:
     @property
     def ready(self) -> bool:
         return self.status == GameReview.Status.DONE
+
+    @property
+    def failed(self) -> bool:
+        """It could not be made (the Review tab says so, without a doorbell)."""
+        return self.status == GameReview.Status.FAILED
 
 
 def _nice_top(value: float) -> int:
@@ -282,15 +287,9 @@ class PageReview:
 
 
 def may_ask(*, game: Game, user: Any) -> bool:
-    """Whether ``user`` may ask for the review of finished ``game``: an
-    imported record's uploader (a game played here is reviewed unasked;
-    ``services.game_review_queue`` holds the same rule)."""
-    return (
-        game.imported
-        and game.status == Game.Status.FINISHED
-        and bool(getattr(user, "is_authenticated", False))
-        and user.pk == game.creator_id
-    )
+    """Whether ``user`` may ask for the review of finished ``game``
+    (``SeatView.may_ask_review``, the rule's one home)."""
+    return seat_view(game=game, user=user).may_ask_review
 
 
 def page_review(*, game: Game, user: Any) -> PageReview | None:

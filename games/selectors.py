@@ -300,6 +300,13 @@ class SeatView:
         return self.number is not None
 
     @property
+    def may_ask_review(self) -> bool:
+        """The viewer may ask for the review of this finished game: its
+        uploader, for an imported record (a game played here is reviewed
+        unasked; ``services.game_review_queue`` holds the same rule)."""
+        return self.game.imported and self.over and self.is_creator
+
+    @property
     def may_offer_rematch(self) -> bool:
         """A player of a finished game (not an imported one) may offer to play
         it again (``services.game_rematch``)."""
