@@ -23,7 +23,7 @@ def _invite(client, *names: str):
         {
             "variant": "classic",
             "players": 2,
-            "days_per_move": 3,
+            "time_control": "daily",
             "invite": " ".join(names),
         },
     )
@@ -69,7 +69,7 @@ def test_one_blocker_among_the_invitees_refuses_the_whole_game(players, client_f
         {
             "variant": "classic",
             "players": 3,
-            "days_per_move": 3,
+            "time_control": "daily",
             "invite": "binh chloe",
         },
     )
@@ -185,7 +185,6 @@ def test_the_service_lets_an_invitation_to_a_blocker_stand_unseen(players):
         creator=binh,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[ana],
     )
@@ -201,7 +200,6 @@ def test_nor_does_a_blocker_invite_the_player_they_block(players):
             creator=ana,
             variant="classic",
             players=2,
-            days_per_move=3,
             rated=False,
             invitees=[binh],
         )
@@ -218,9 +216,7 @@ def test_an_invitation_notice_still_queued_when_blocked_is_not_sent(
     from notify.tasks import invited
 
     ana, binh = players[:2]
-    game = services.game_create(
-        creator=binh, variant="classic", players=2, days_per_move=3, rated=False
-    )
+    game = services.game_create(creator=binh, variant="classic", players=2, rated=False)
     Seat.objects.filter(game=game, number=1).update(
         user=ana, invite_status=Seat.Invite.INVITED
     )

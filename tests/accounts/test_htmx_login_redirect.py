@@ -72,7 +72,7 @@ def test_other_redirects_are_unchanged(client, client_for, players):
     # A signed-in lobby action answers its own redirect, HTMX or not.
     open_game = client_for(players[0]).post(
         reverse("games:new"),
-        {"variant": "classic", "players": "2", "days_per_move": "1"},
+        {"variant": "classic", "players": "2", "time_control": "daily"},
         HTTP_HX_REQUEST="true",
     )
     assert open_game.status_code == 302

@@ -316,7 +316,6 @@ def test_the_game_page_marks_each_seated_person_not_the_computer(
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "easy"},
     )

@@ -170,7 +170,6 @@ def test_no_chat_with_computers(make_user, client_for):
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[],
         computers={1: "easy"},

@@ -102,7 +102,6 @@ def _game_to_move(family: str, make_user: Any, *, moves: int = 0) -> tuple[Any, 
         creator=ana,
         variant=family,
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )
@@ -280,7 +279,6 @@ def test_phone_summer_pavilion_spaces_to_place_on_are_44px(
         creator=ana,
         variant="pavilion",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )

@@ -44,7 +44,8 @@ def _reach_last_move(users, seed: int):
     has a decision that ends it: (game, that decision, the engine after it)."""
     rng = random.Random(seed)
     decide_every_move(users)  # the last decision is the player's, never the site's
-    game = start_game(*users)
+    # (under days per move: a bank clock plays everyone's only decision)
+    game = start_game(*users, days_per_move=3)
     game = selectors.game_get(game_id=game.pk)
     engine = selectors.game_engine(game)
     while game.status == Game.Status.ACTIVE:

@@ -20,6 +20,7 @@ from games.classic.words import colour_name
 from games.engine.classic import COLOURS, FLOOR, Take, WallPlacement, wall_points
 from games.engine.common import CENTER
 from games.models import Game, Move
+from tests.conftest import days_per_move_game
 from tests.e2e.test_live_board import PASSWORD, log_in
 from tests.games.helpers import classic_zones, move_event
 from tests.games.marks import zones
@@ -52,14 +53,17 @@ def orm(function, *args):
 
 
 def _start_grey(creator, partner) -> Game:
+    """A grey-wall game under days per move (a game created before the bank
+    clock), where each player's setting decides whether the site plays their
+    forced decisions (under a bank it plays everyone's: tests/games/test_forced.py)."""
     game = services.game_create(
         creator=creator,
         variant="classic-grey",
         players=2,
-        days_per_move=2,
         rated=False,
         invitees=[partner],
     )
+    days_per_move_game(game, 2)
     services.game_invitation_respond(game_id=game.pk, user=partner, accept=True)
     return selectors.game_get(game_id=game.pk)
 

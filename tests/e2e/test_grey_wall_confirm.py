@@ -50,7 +50,6 @@ def _reach_column_choice(ana, binh, seed: int):
         creator=ana,
         variant="classic-grey",
         players=2,
-        days_per_move=2,
         rated=False,
         invitees=[binh],
     )

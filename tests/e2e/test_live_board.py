@@ -10,6 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from games import selectors, services
 from games.models import Game
+from tests.conftest import days_per_move_game
 from tests.games.helpers import classic_zones
 from tests.games.marks import zones
 
@@ -34,20 +35,24 @@ def confirm_move(page) -> None:
     form.get_by_role("button", name="Confirm").click()
 
 
-def start_game(creator, partner, variant: str = "classic"):
+def start_game(
+    creator, partner, variant: str = "classic", *, days_per_move: int | None = None
+):
     """A started two-player game (classic unless ``variant`` says), made in a
     thread: Playwright's event loop runs in this one, and the services ring the
-    channel layer with async_to_sync after commit."""
+    channel layer with async_to_sync after commit. With ``days_per_move``, one
+    of the games created before the bank clock."""
 
     def start():
         game = services.game_create(
             creator=creator,
             variant=variant,
             players=2,
-            days_per_move=2,
             rated=False,
             invitees=[partner],
         )
+        if days_per_move is not None:
+            days_per_move_game(game, days_per_move)
         services.game_invitation_respond(game_id=game.pk, user=partner, accept=True)
         game.refresh_from_db()
         return game

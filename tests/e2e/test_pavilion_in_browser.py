@@ -82,7 +82,6 @@ def test_take_and_place_by_clicking(
         creator=ana,
         variant="pavilion",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )

@@ -18,6 +18,7 @@ from games import notifications, selectors, services
 from games.engine.pavilion import Pass, Place
 from games.engine.pavilion_board import COLOURS
 from games.models import Game
+from tests.conftest import days_per_move_game
 from tests.e2e.test_pavilion_in_browser import (
     PASSWORD,
     board_ply,
@@ -49,10 +50,12 @@ def table(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Game]:
         creator=ana,
         variant="pavilion",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )
+    # days per move: a bank clock would play their only decisions whatever
+    # their setting (docs/clock.md)
+    days_per_move_game(game, 3)
     services.game_invitation_respond(game_id=game.pk, user=binh, accept=True)
     game.refresh_from_db()
     return ana, game

@@ -56,7 +56,6 @@ def game_mid_round(make_user: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
         creator=ana,
         variant="pavilion",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )

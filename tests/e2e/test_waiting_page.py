@@ -20,7 +20,6 @@ def _open_game(creator):
             creator=creator,
             variant="classic",
             players=3,
-            days_per_move=2,
             rated=False,
             invitees=[],
         )

@@ -145,7 +145,9 @@ def pavilion_choose(engine: Any, rng: Any) -> Any:
 
 def decide_every_move(users: Any) -> None:
     """Turn the site's forced play off for ``users``: a test that plays each
-    decision itself (and counts on it) gets every one, even the only legal one."""
+    decision itself (and counts on it) gets every one, even the only legal one,
+    in a game under days per move (a bank clock plays every person's only
+    decision whatever their setting: docs/clock.md)."""
     for user in users:
         user.play_forced = False
         user.save(update_fields=["play_forced"])

@@ -29,7 +29,7 @@ def _invite(client, *names: str, players: int = 2):
         {
             "variant": "classic",
             "players": players,
-            "days_per_move": 3,
+            "time_control": "daily",
             "invite": " ".join(names),
         },
     )

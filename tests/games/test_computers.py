@@ -80,7 +80,6 @@ def _game_against(user: User, level: str, **kwargs) -> Game:
         creator=user,
         variant=kwargs.pop("variant", "classic"),
         players=2,
-        days_per_move=3,
         rated=kwargs.pop("rated", False),
         computers={1: level},
     )
@@ -197,7 +196,6 @@ def test_three_computers_and_a_person_play_a_four_player_game_to_its_end(
         creator=ana,
         variant=variant,
         players=4,
-        days_per_move=3,
         rated=True,
         computers={1: "easy", 2: "medium", 3: "strong"},
     )
@@ -275,7 +273,6 @@ def test_a_game_ends_when_its_last_person_resigns(make_user):
         creator=ana,
         variant="classic",
         players=3,
-        days_per_move=3,
         rated=True,
         computers={1: "easy", 2: "strong"},
     )
@@ -340,7 +337,7 @@ def test_the_lobby_seats_a_computer_and_refuses_a_level_twice(make_user, client_
         {
             "variant": "pavilion",
             "players": "3",
-            "days_per_move": "3",
+            "time_control": "daily",
             "seat_1": "strong",
             "seat_2": "strong",
         },
@@ -354,7 +351,7 @@ def test_the_lobby_seats_a_computer_and_refuses_a_level_twice(make_user, client_
         {
             "variant": "pavilion",
             "players": "3",
-            "days_per_move": "3",
+            "time_control": "daily",
             "seat_2": "easy",
         },
     )

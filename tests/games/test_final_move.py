@@ -38,8 +38,8 @@ def test_answer_to_the_final_move_shows_every_rank_and_score(
 ):
     rng = random.Random(seed)
     pavilion = variant.startswith("pavilion")
-    decide_every_move(players)
-    game = start_game(players[:seats], variant=variant)
+    decide_every_move(players)  # under days per move (a bank plays them all)
+    game = start_game(players[:seats], variant=variant, days_per_move=3)
     while True:
         game = selectors.game_get(game_id=game.pk)
         engine = selectors.game_engine(game)

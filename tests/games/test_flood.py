@@ -45,7 +45,6 @@ def _against_computer(user: User, level: str = "strong") -> Game:
         creator=user,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: level},
     )
@@ -91,7 +90,6 @@ def test_an_account_at_its_limit_of_computer_games_is_refused_nothing_created(
             creator=ana,
             variant="pavilion",
             players=3,
-            days_per_move=3,
             rated=False,
             computers={2: "easy"},
         )
@@ -99,7 +97,6 @@ def test_an_account_at_its_limit_of_computer_games_is_refused_nothing_created(
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )
@@ -141,7 +138,12 @@ def test_the_new_game_page_shows_the_refusal_and_creates_nothing(
     _against_computer(ana)
     answer = client_for(ana).post(
         reverse("games:new"),
-        {"variant": "classic", "players": "2", "days_per_move": "3", "seat_1": "easy"},
+        {
+            "variant": "classic",
+            "players": "2",
+            "time_control": "daily",
+            "seat_1": "easy",
+        },
     )
     assert answer.status_code == 200
     page = answer.content.decode()

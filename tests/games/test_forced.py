@@ -1,5 +1,7 @@
 """Forced decisions: when the rules leave a player exactly one legal decision,
-the site plays it for them (the log says so), unless their preference says no."""
+the site plays it for them (the log says so). Under the bank clock it does for
+everyone (it costs nothing, docs/clock.md); under days per move, unless their
+preference says no."""
 
 from __future__ import annotations
 
@@ -54,6 +56,8 @@ def _replayed_before(game, ply):
 def test_the_site_plays_only_legal_decisions_for_who_lets_it(
     players, start_game, client_for, variant, seed, monkeypatch
 ):
+    """Under days per move (games created before the bank clock), the player's
+    setting (``User.play_forced``) decides."""
     # Seeded deals and first seat (live games use the OS): the same game every
     # run, one with forced decisions for both players.
     deals = random.Random(seed)
@@ -61,7 +65,7 @@ def test_the_site_plays_only_legal_decisions_for_who_lets_it(
     ana, binh = players[:2]
     binh.play_forced = False
     binh.save(update_fields=["play_forced"])
-    game = start_game([ana, binh], variant=variant)
+    game = start_game([ana, binh], variant=variant, days_per_move=3)
     seat_of = {s.user_id: s.number for s in game.seats.all()}
     waits: list[tuple[int, int]] = []
     game = _play_to_the_end(
@@ -86,6 +90,46 @@ def test_the_site_plays_only_legal_decisions_for_who_lets_it(
     noted = [line for line in lines if note in line]
     assert len(noted) == len(forced)
     assert all(line.startswith("ana ") and line.endswith(note) for line in noted)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seed"), [("classic-grey", 1), ("pavilion", 2), ("pavilion-grey", 3)]
+)
+def test_under_the_bank_clock_the_site_plays_everyones_only_legal_decision(
+    players, start_game, client_for, variant, seed, monkeypatch
+):
+    """Issue #37 item 5: under a bank every person's forced decision is played
+    at once, whatever their setting says."""
+    deals = random.Random(seed)
+    monkeypatch.setattr(services.common, "system_rng", lambda: deals)
+    ana, binh = players[:2]
+    binh.play_forced = False
+    binh.save(update_fields=["play_forced"])
+    game = start_game([ana, binh], variant=variant)
+    assert game.time_control.banked
+    seat_of = {s.user_id: s.number for s in game.seats.all()}
+    waits: list[tuple[int, int]] = []
+    game = _play_to_the_end(
+        game, random.Random(seed), pavilion=variant.startswith("pavilion"), waits=waits
+    )
+    forced = list(Move.objects.filter(game=game, forced=True).order_by("ply"))
+    # both players' only legal decisions were played, binh's too
+    assert {move.user_id for move in forced} == {ana.pk, binh.pk}
+    for move in forced:
+        assert move.event["seat"] == seat_of[move.user_id]
+        assert len(_replayed_before(game, move.ply).legal_moves()) == 1
+    # nobody was ever asked for a decision that was their only one
+    assert [wait for wait in waits if wait[1] == 1] == []
+    # the log says so for each of them
+    page = client_for(binh).get(reverse("games:detail", args=[game.pk]), **HTMX)
+    log = re.search(r'<section class="log".*?</section>', page.text, re.S)
+    assert log is not None
+    lines = [unescape(line) for line in re.findall(r"<li>(.*?)</li>", log.group(0))]
+    for name in ("ana", "binh"):
+        note = f"({name} had no other legal move: the site played it.)"
+        assert any(
+            line.startswith(f"{name} ") and line.endswith(note) for line in lines
+        )
 
 
 def test_the_settings_page_turns_forced_play_off_and_on(players, client_for):

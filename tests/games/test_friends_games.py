@@ -67,10 +67,10 @@ def test_the_followed_players_games_newest_move_first_with_links(
         finished_at=timezone.now() - timedelta(days=15)
     )
     not_started = services.game_create(
-        creator=binh, variant="classic", players=2, days_per_move=3, rated=False
+        creator=binh, variant="classic", players=2, rated=False
     )
     cancelled = services.game_create(
-        creator=dae, variant="classic", players=2, days_per_move=3, rated=False
+        creator=dae, variant="classic", players=2, rated=False
     )
     services.game_cancel(game_id=cancelled.pk, user=dae)
 
@@ -178,7 +178,6 @@ def test_the_invite_field_suggests_friends_first(
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "easy"},
     )
@@ -205,13 +204,18 @@ def test_the_suggestions_change_nothing_in_the_invite_field(players, client_for)
     client = client_for(ana)
     response = client.post(
         "/games/new/",
-        {"variant": "classic", "players": 2, "days_per_move": 3, "invite": "nobody"},
+        {
+            "variant": "classic",
+            "players": 2,
+            "time_control": "daily",
+            "invite": "nobody",
+        },
     )
     assert "No player is called nobody." in html.unescape(response.content.decode())
     assert _suggested(response) == [("binh", "following")]
     response = client.post(
         "/games/new/",
-        {"variant": "classic", "players": 2, "days_per_move": 3, "invite": "binh"},
+        {"variant": "classic", "players": 2, "time_control": "daily", "invite": "binh"},
     )
     assert response.status_code == 302
     [game] = selectors.game_list_invitations(user=binh)

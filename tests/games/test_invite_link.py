@@ -17,6 +17,7 @@ from accounts.models import User
 from accounts.services import block_create
 from games import clock, selectors, services
 from games.models import Game, Seat
+from tests.conftest import days_per_move_game
 
 pytestmark = pytest.mark.django_db
 
@@ -25,15 +26,18 @@ DEAD = "This invitation link no longer works"
 
 
 def _link_game(creator, *, players: int = 2, **kwargs) -> Game:
-    return services.game_create(
+    days_per_move = kwargs.pop("days_per_move", None)
+    game = services.game_create(
         creator=creator,
         variant=kwargs.pop("variant", "classic"),
         players=players,
-        days_per_move=kwargs.pop("days_per_move", 3),
         rated=kwargs.pop("rated", False),
         invite_link=True,
         **kwargs,
     )
+    if days_per_move is not None:  # a game created before the bank clock
+        days_per_move_game(game, days_per_move)
+    return game
 
 
 def _link(game: Game) -> str:
@@ -98,7 +102,7 @@ def test_the_new_game_form_makes_a_link_game_only_its_creator_sees_the_link(
         {
             "variant": "classic",
             "players": 3,
-            "days_per_move": 5,
+            "time_control": "daily",
             "rated": "on",
             "invite": "binh",
             "invite_link": "on",
@@ -121,7 +125,7 @@ def test_the_new_game_form_makes_a_link_game_only_its_creator_sees_the_link(
 
 def test_a_game_without_a_link_has_no_token(players):
     game = services.game_create(
-        creator=players[0], variant="classic", players=2, days_per_move=3, rated=False
+        creator=players[0], variant="classic", players=2, rated=False
     )
     assert game.invite_token is None
 
@@ -139,7 +143,7 @@ def test_a_link_with_no_seat_left_for_it_is_refused_and_nothing_is_made(
         {
             "variant": "classic",
             "players": 2,
-            "days_per_move": 3,
+            "time_control": "daily",
             "invite": "binh",
             "invite_link": "on",
         },
@@ -156,7 +160,7 @@ def test_a_link_game_is_not_in_the_lobby(players, client_for):
     ana, binh = players[:2]
     hidden = _link_game(ana)
     listed = services.game_create(
-        creator=ana, variant="classic", players=2, days_per_move=3, rated=False
+        creator=ana, variant="classic", players=2, rated=False
     )
     assert list(selectors.game_list_open(user=binh)) == [listed]
     home = client_for(binh).get(reverse("games:home")).text

@@ -83,8 +83,8 @@ def test_since_your_last_move_lists_every_move_made_since(
     players, start_game, client_for
 ):
     rng = random.Random(8)
-    decide_every_move(players)
-    game = start_game(players[:3])
+    decide_every_move(players)  # under days per move (a bank plays them all)
+    game = start_game(players[:3], days_per_move=3)
     clients = {user.pk: client_for(user) for user in players[:3]}
     watched = players[0]
     logged_then: int | None = None  # ana's log length after her latest move

@@ -91,7 +91,6 @@ def _computers_turn(user: User) -> Game:
         creator=user,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "easy"},
     )

@@ -211,7 +211,8 @@ def test_htmx_move_query_count(
     # the vacation their seat carries, and the answer fetches nothing again but
     # its watchers (issue #26)
     # 12: the players line with its presence comes with the board (issue #35)
-    with django_assert_max_num_queries(12):
+    # 13: issue #37: the mover's bank
+    with django_assert_max_num_queries(13):
         response = client.post(
             reverse("games:move", args=[game.pk]),
             move_post_data(move, game.ply),
@@ -233,8 +234,12 @@ def test_move_updates_only_the_fields_a_move_changes(client_for, players, start_
             reverse("games:move", args=[game.pk]), move_post_data(move, game.ply)
         )
     updates = [q["sql"] for q in queries if q["sql"].startswith("UPDATE")]
-    assert len(updates) == 1
-    assert '"status"' not in updates[0] and '"creator_id"' not in updates[0]
+    # issue #37: the mover's bank
+    assert len(updates) == 2
+    [seat_update] = [u for u in updates if u.startswith('UPDATE "games_seat"')]
+    assert re.match(r'UPDATE "games_seat" SET "bank_seconds" = \d+ WHERE', seat_update)
+    [game_update] = [u for u in updates if u.startswith('UPDATE "games_game"')]
+    assert '"status"' not in game_update and '"creator_id"' not in game_update
     game.refresh_from_db()
     assert game.ply == 2 and game.status == Game.Status.ACTIVE
     assert len(game.cached_events) == 2

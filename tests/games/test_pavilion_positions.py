@@ -97,8 +97,8 @@ def test_every_position_is_drawn_as_the_engine_holds_it(
 ) -> None:
     rng = random.Random(seed)
     monkeypatch.setattr(services.common, "system_rng", lambda: rng)
-    decide_every_move(players)
-    game = start_game(players[:count], variant=variant)
+    decide_every_move(players)  # under days per move (a bank plays them all)
+    game = start_game(players[:count], variant=variant, days_per_move=3)
     seats = list(game.seats.order_by("number"))
     names = [seat.name for seat in seats]
     clients = {seat.number: client_for(seat.user) for seat in seats}

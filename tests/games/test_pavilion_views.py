@@ -755,7 +755,7 @@ def test_lobby_offers_both_pavilion_sides(client_for, players):
     assert 'value="pavilion"' in page and 'value="pavilion-grey"' in page
     response = client.post(
         reverse("games:new"),
-        {"variant": "pavilion-grey", "players": "2", "days_per_move": "3"},
+        {"variant": "pavilion-grey", "players": "2", "time_control": "daily"},
     )
     assert response.status_code == 302
     assert Game.objects.get().variant == "pavilion-grey"

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils import formats, timezone, translation
 
 from games import selectors, services
+from tests.conftest import days_per_move_game
 
 from .helpers import play_random_moves
 
@@ -57,12 +58,13 @@ def test_an_open_game_in_the_lobby_says_rated_and_its_days_per_move(
     make_user: Any, client_for: Any
 ) -> None:
     ana, binh = make_user("ana"), make_user("binh")
-    rated = services.game_create(
-        creator=ana, variant="classic", players=2, days_per_move=3, rated=True
-    )
+    rated = services.game_create(creator=ana, variant="classic", players=2, rated=True)
     unrated = services.game_create(
-        creator=ana, variant="pavilion", players=3, days_per_move=1, rated=False
+        creator=ana, variant="pavilion", players=3, rated=False
     )
+    # open games created before the bank clock, which keep their days per move
+    days_per_move_game(rated, 3)
+    days_per_move_game(unrated, 1)
     page = client_for(binh).get("/").content.decode()
     rows = {
         int(re.search(r"#(\d+) ", _text(item)).group(1)): _text(item)

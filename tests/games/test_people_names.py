@@ -67,7 +67,6 @@ def _against_the_computer(user: Any) -> Game:
         creator=user,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "medium"},
     )

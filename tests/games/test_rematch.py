@@ -29,10 +29,10 @@ def _rematch_part(html: str) -> str:
 
 @pytest.fixture
 def finished(players, start_game):
-    """A three-player rated game of five days a move, ended after a few moves:
-    binh and chloe resigned (the one left wins)."""
+    """A three-player rated game on the Slow bank clock, ended after a few
+    moves: binh and chloe resigned (the one left wins)."""
     ana, binh, chloe = players[:3]
-    game = start_game([ana, binh, chloe], rated=True, days_per_move=5)
+    game = start_game([ana, binh, chloe], rated=True, time_control="slow")
     game = play_random_moves(game, random.Random(2), 6)
     services.game_resign(game_id=game.pk, user=binh)
     services.game_resign(game_id=game.pk, user=chloe)
@@ -60,10 +60,10 @@ def test_a_rematch_keeps_the_settings_and_seats_everyone_one_place_on(
     answer = client_for(binh).post(reverse("games:rematch", args=[old.pk]))
     rematch = Game.objects.get(rematch_of=old)
     assert answer["Location"] == reverse("games:detail", args=[rematch.pk])
-    assert (rematch.variant, rematch.players, rematch.days_per_move, rematch.rated) == (
+    assert (rematch.variant, rematch.players, rematch.clock, rematch.rated) == (
         old.variant,
         3,
-        5,
+        "slow",
         True,
     )
     assert rematch.status == Game.Status.OPEN and rematch.creator == binh
@@ -127,7 +127,6 @@ def test_a_rematch_against_the_computer_starts_at_once(players, client_for):
         creator=ana,
         variant="pavilion",
         players=2,
-        days_per_move=1,
         rated=False,
         computers={1: "easy"},
     )
@@ -222,7 +221,6 @@ def test_an_invitation_is_listed_once_on_the_invitees_home_page(players, client_
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )

@@ -43,7 +43,6 @@ def _resigned_against_the_computer(user) -> Game:
         creator=user,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "easy"},
     )

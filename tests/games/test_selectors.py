@@ -28,7 +28,7 @@ def test_my_games_puts_my_moves_first_by_deadline(players, start_game):
     _set_turn(sooner, 1, 5)  # ana is seat 1
     _set_turn(theirs, 1, 1)  # chloe to move
     open_game = services.game_create(
-        creator=ana, variant="classic", players=2, days_per_move=1, rated=False
+        creator=ana, variant="classic", players=2, rated=False
     )
     awaiting = list(selectors.game_list_awaiting_move(user=ana))
     assert awaiting == [sooner, later]
@@ -44,7 +44,7 @@ def test_recently_finished_and_open_lists(players, start_game):
     assert list(selectors.game_list_recently_finished(user=ana)) == [game]
     assert list(selectors.game_list_awaiting_move(user=ana)) == []
     open_game = services.game_create(
-        creator=ana, variant="classic", players=2, days_per_move=1, rated=False
+        creator=ana, variant="classic", players=2, rated=False
     )
     assert list(selectors.game_list_open(user=chloe)) == [open_game]
     assert list(selectors.game_list_open(user=ana)) == []
@@ -100,7 +100,7 @@ def test_replayed_engine_steps_through_every_position_of_the_record(
 
 def test_an_unstarted_game_is_not_replayed(players):
     game = services.game_create(
-        creator=players[0], variant="classic", players=2, days_per_move=1, rated=False
+        creator=players[0], variant="classic", players=2, rated=False
     )
     with pytest.raises(ValueError):
         selectors.engine_replayed(game=game, events=[])
@@ -127,7 +127,6 @@ def _games_of_every_kind(players, start_game):
         creator=binh,
         variant="pavilion",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "easy"},
     )
@@ -143,7 +142,7 @@ def _games_of_every_kind(players, start_game):
     stale = start_game([chloe, ana])
     Game.objects.filter(pk=stale.pk).update(status=Game.Status.FINISHED)
     waiting = services.game_create(
-        creator=dae, variant="classic", players=2, days_per_move=1, rated=False
+        creator=dae, variant="classic", players=2, rated=False
     )
     games = Game.objects.filter(
         pk__in=[g.pk for g in (active, resigned, forfeited, computer, stale, waiting)]

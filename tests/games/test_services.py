@@ -23,7 +23,6 @@ def test_create_seats_creator_invitees_and_open_seats(players):
         creator=ana,
         variant="classic",
         players=3,
-        days_per_move=2,
         rated=True,
         invitees=[binh],
     )
@@ -43,11 +42,16 @@ def test_create_seats_creator_invitees_and_open_seats(players):
     [
         ({"variant": "chess"}, "variant"),
         ({"players": 5}, "players"),
-        ({"days_per_move": 4}, "days_per_move"),
+        ({"time_control": "bullet"}, "clock"),
     ],
 )
 def test_create_refuses_bad_settings(players, kwargs, code):
-    options = {"variant": "classic", "players": 2, "days_per_move": 3, "rated": False}
+    options = {
+        "variant": "classic",
+        "players": 2,
+        "time_control": "daily",
+        "rated": False,
+    }
     options.update(kwargs)
     with pytest.raises(services.GameActionError) as info:
         services.game_create(creator=players[0], **options)
@@ -61,7 +65,6 @@ def test_create_refuses_self_invite_and_too_many_invites(players):
             creator=ana,
             variant="classic",
             players=2,
-            days_per_move=1,
             rated=False,
             invitees=[ana],
         )
@@ -70,7 +73,6 @@ def test_create_refuses_self_invite_and_too_many_invites(players):
             creator=ana,
             variant="classic",
             players=2,
-            days_per_move=1,
             rated=False,
             invitees=[binh, chloe],
         )
@@ -82,7 +84,6 @@ def test_game_starts_when_last_open_seat_is_joined(players):
         creator=ana,
         variant="classic",
         players=3,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )
@@ -108,7 +109,6 @@ def test_declined_invitation_opens_the_seat(players):
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )
@@ -122,9 +122,7 @@ def test_declined_invitation_opens_the_seat(players):
 
 def test_join_refuses_seated_player_full_game_and_started_game(players):
     ana, binh, chloe, _ = players
-    game = services.game_create(
-        creator=ana, variant="classic", players=2, days_per_move=3, rated=False
-    )
+    game = services.game_create(creator=ana, variant="classic", players=2, rated=False)
     with pytest.raises(services.GameActionError):
         services.game_join(game_id=game.pk, user=ana)
     services.game_join(game_id=game.pk, user=binh)
@@ -134,9 +132,7 @@ def test_join_refuses_seated_player_full_game_and_started_game(players):
 
 def test_only_the_creator_cancels_and_only_before_the_start(players):
     ana, binh, _, _ = players
-    game = services.game_create(
-        creator=ana, variant="classic", players=2, days_per_move=3, rated=False
-    )
+    game = services.game_create(creator=ana, variant="classic", players=2, rated=False)
     with pytest.raises(services.GameActionError):
         services.game_cancel(game_id=game.pk, user=binh)
     services.game_cancel(game_id=game.pk, user=ana)

@@ -52,7 +52,12 @@ def test_a_computer_beyond_the_player_count_is_refused_and_creates_nothing(
     client = client_for(make_user("ana"))
     answer = client.post(
         NEW_GAME,
-        {"variant": "classic", "players": "2", "days_per_move": "3", "seat_2": "easy"},
+        {
+            "variant": "classic",
+            "players": "2",
+            "time_control": "daily",
+            "seat_2": "easy",
+        },
     )
     assert answer.status_code == 200
     page = answer.content.decode()
@@ -71,7 +76,12 @@ def test_a_computer_in_the_last_seat_of_a_game_that_has_it_takes_that_seat(
     ana = make_user("ana")
     answer = client_for(ana).post(
         NEW_GAME,
-        {"variant": "classic", "players": "3", "days_per_move": "3", "seat_2": "easy"},
+        {
+            "variant": "classic",
+            "players": "3",
+            "time_control": "daily",
+            "seat_2": "easy",
+        },
     )
     assert answer.status_code == 302
     game = Game.objects.get()
@@ -101,7 +111,6 @@ def test_the_status_line_names_the_computer_once(make_user, client_for):
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "medium"},
     )
@@ -141,7 +150,7 @@ def test_game_created_shows_once_and_not_on_the_next_visit_or_the_partial(
         {
             "variant": "classic",
             "players": "3",
-            "days_per_move": "3",
+            "time_control": "daily",
             "seat_1": "easy",
             "seat_2": "medium",
         },

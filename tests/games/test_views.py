@@ -26,9 +26,7 @@ def _mover(game):
 def test_home_lists_open_games_for_visitors(client, players):
     from games import services
 
-    services.game_create(
-        creator=players[0], variant="classic", players=2, days_per_move=1, rated=False
-    )
+    services.game_create(creator=players[0], variant="classic", players=2, rated=False)
     response = client.get(reverse("games:home"))
     assert response.status_code == 200
     assert "open seat" in response.text
@@ -43,7 +41,7 @@ def test_create_a_game_through_the_form(client_for, players):
         {
             "variant": "classic-grey",
             "players": "3",
-            "days_per_move": "14",
+            "time_control": "slow",
             "rated": "on",
             "invite": "binh",
         },
@@ -51,10 +49,10 @@ def test_create_a_game_through_the_form(client_for, players):
     game = Game.objects.get()
     assert response.status_code == 302
     assert response.url == reverse("games:detail", args=[game.pk])
-    assert (game.variant, game.players, game.days_per_move, game.rated) == (
+    assert (game.variant, game.players, game.clock, game.rated) == (
         "classic-grey",
         3,
-        14,
+        "slow",
         True,
     )
     assert game.seats.get(number=1).user == binh
@@ -66,7 +64,12 @@ def test_create_a_game_through_the_form(client_for, players):
 def test_create_form_refuses_unknown_invitee(client_for, players):
     response = client_for(players[0]).post(
         reverse("games:new"),
-        {"variant": "classic", "players": "2", "days_per_move": "3", "invite": "zed"},
+        {
+            "variant": "classic",
+            "players": "2",
+            "time_control": "daily",
+            "invite": "zed",
+        },
     )
     assert response.status_code == 200
     assert "No player is called zed" in response.text
@@ -87,7 +90,6 @@ def test_join_accept_decline_cancel_views(client_for, players):
         creator=ana,
         variant="classic",
         players=3,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )

@@ -66,7 +66,6 @@ def test_the_watch_page_lists_games_in_progress_only(
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[binh],
     )  # open: waiting for binh

@@ -61,7 +61,6 @@ def test_a_new_player_is_welcomed_until_their_first_game(make_user, client_for):
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invite_link=True,
     )

@@ -78,7 +78,6 @@ def world(make_user, start_game) -> dict[str, Any]:
         creator=chloe,
         variant="classic",
         players=3,
-        days_per_move=3,
         rated=False,
         invitees=[],
     )

@@ -36,7 +36,6 @@ def open_game(players):
         creator=players[2],
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[],
     )

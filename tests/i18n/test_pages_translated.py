@@ -142,7 +142,6 @@ def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
         creator=users[3],
         variant="pavilion-grey",
         players=3,
-        days_per_move=2,
         rated=False,
     )
     urls = [

@@ -36,7 +36,7 @@ def _invite(client, *names: str, players: int = 2):
         {
             "variant": "classic",
             "players": players,
-            "days_per_move": 3,
+            "time_control": "daily",
             "invite": " ".join(names),
         },
     )
@@ -104,7 +104,6 @@ def test_forty_invitations_at_the_same_moment_make_one(make_user):
                         creator=spammer,
                         variant="classic",
                         players=2,
-                        days_per_move=3,
                         rated=False,
                         invitees=[victim],
                     )
@@ -133,7 +132,6 @@ def test_the_cap_counts_the_last_hour_only(make_user, monkeypatch, settings):
             creator=make_user(name),
             variant="classic",
             players=2,
-            days_per_move=3,
             rated=False,
             invitees=[victim],
         )
@@ -305,7 +303,6 @@ def _game_against_computer(user: User) -> Game:
         creator=user,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "easy"},
     )

@@ -186,7 +186,6 @@ def test_invitation_start_and_end_come_as_each_player_chose(
         creator=ana,
         variant="classic",
         players=3,
-        days_per_move=2,
         rated=False,
         invitees=[binh, chloe],
     )
@@ -239,7 +238,6 @@ def test_computer_players_get_no_notifications(players, push_service):
         creator=players[0],
         variant="classic",
         players=2,
-        days_per_move=1,
         rated=False,
         computers={1: "easy"},
     )

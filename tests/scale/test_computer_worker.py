@@ -49,7 +49,6 @@ def game(make_user):
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=True,
         computers={1: "strong"},
     )

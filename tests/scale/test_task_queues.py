@@ -46,6 +46,7 @@ def test_every_queue_has_workers_of_its_own_in_deploy():
         "game_started",
         "game_finished",
         "message_posted",
+        "vacation_day_spent",  # issue #37 item 4
     }
     assert {t.queue_name for t in notices} == {notify.tasks.NOTIFY_QUEUE}
     assert tasks.review_game.queue_name == tasks.REVIEW_QUEUE == "review"
@@ -75,7 +76,6 @@ def test_the_notification_worker_plays_no_computer_move():
         creator=ana,
         variant="classic",
         players=2,
-        days_per_move=3,
         rated=False,
         computers={1: "strong"},
     )

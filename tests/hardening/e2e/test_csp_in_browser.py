@@ -25,7 +25,6 @@ def _game(variant: str, users: list[Any]) -> Any:
         creator=users[0],
         variant=variant,
         players=2,
-        days_per_move=3,
         rated=False,
         invitees=[users[1]],
     )
