@@ -161,6 +161,7 @@ def pace_text(*, control: TimeControl, variant: str, players: int) -> str:
     assert longest is not None, "a new game's clock is a bank"
     weeks = round(control.pace(turns) / timedelta(weeks=1))
     shown_weeks = max(1, weeks)
+    days = -(-longest // timedelta(days=1))  # "at most": whole days, rounded up
     # Each count its own plural phrase (locale/GLOSSARY.md, "Counts").
     return gettext(
         "%(game)s, %(players)s: %(turns)s; at this pace a game takes %(weeks)s, "
@@ -172,5 +173,5 @@ def pace_text(*, control: TimeControl, variant: str, players: int) -> str:
         % {"n": turns},
         "weeks": ngettext("about %(n)s week", "about %(n)s weeks", shown_weeks)
         % {"n": shown_weeks},
-        "days": ngettext("%(n)s day", "%(n)s days", longest.days) % {"n": longest.days},
+        "days": ngettext("%(n)s day", "%(n)s days", days) % {"n": days},
     }
