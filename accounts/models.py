@@ -39,7 +39,7 @@ class Channel(models.TextChoices):
     NONE = "none", _("Neither")
 
 
-REMINDER_HOURS = (24, 4, 1)
+REMINDER_HOURS = (24, 2, 1)
 """The reminders a player may choose, in hours before a deadline."""
 
 
@@ -153,7 +153,7 @@ class User(AbstractUser):
         ),
     )
     remind_24h = models.BooleanField(_("24 hours before"), default=True)
-    remind_4h = models.BooleanField(_("4 hours before"), default=True)
+    remind_2h = models.BooleanField(_("2 hours before"), default=True)
     remind_1h = models.BooleanField(_("1 hour before"), default=False)
     time_zone = models.CharField(
         _("time zone"),
@@ -240,7 +240,7 @@ class User(AbstractUser):
     def reminder_hours(self) -> list[int]:
         """The reminders the player chose, in hours before a deadline, earliest
         first."""
-        chosen = {24: self.remind_24h, 4: self.remind_4h, 1: self.remind_1h}
+        chosen = {24: self.remind_24h, 2: self.remind_2h, 1: self.remind_1h}
         return [hours for hours in REMINDER_HOURS if chosen[hours]]
 
     def save(self, *args: Any, **kwargs: Any) -> None:

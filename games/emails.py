@@ -80,7 +80,7 @@ def send_turn(*, user: User, game: Game) -> None:
 
 
 def send_reminder(*, user: User, game: Game, hours: int = 24) -> None:
-    """The reminder chosen ``hours`` before the deadline (24, 4 or 1)."""
+    """The reminder chosen ``hours`` before the deadline (24, 2 or 1)."""
     _send(user, "reminder", {"game": game, "hours": hours, "url": _game_url(game)})
 
 

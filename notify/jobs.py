@@ -3,7 +3,7 @@
 (``games.signals.deadline_pass``), after the timeouts and the computers' turns and
 before the digests.
 
-Reminders (issue #18) come as the player chose: 24, 4 and/or 1 hour before the
+Reminders (issue #18) come as the player chose: 24, 2 and/or 1 hour before the
 deadline (``User.reminder_hours``), by push and/or e-mail
 (``User.notify_reminder``), each once. One that would fall inside the player's
 quiet hours (a daily range in their time zone) comes ``QUIET_MARGIN`` before they

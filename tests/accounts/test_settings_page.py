@@ -38,7 +38,7 @@ def test_the_page_has_one_save_for_every_preference(
     assert len(re.findall(r">Save</button>", page)) == 1
     form = _settings_form(page)
     assert ">Save</button>" in form
-    for name in ("email_notifications", "notify_turn", "remind_4h", "quiet_start"):
+    for name in ("email_notifications", "notify_turn", "remind_2h", "quiet_start"):
         assert f'name="{name}"' in form
     assert 'name="time_zone"' in form and 'name="play_forced"' in form
     # Actions with buttons of their own stay outside it.
@@ -67,7 +67,7 @@ def test_one_save_keeps_changes_made_in_two_sections(
     assert ana.notify_turn == "push"
     assert ana.time_zone == "America/Sao_Paulo"
     assert ana.play_forced is False and ana.confirm_moves is True
-    assert ana.reminder_hours == [24, 4, 1]
+    assert ana.reminder_hours == [24, 2, 1]
     page = client.get(URL).content.decode()
     assert "Your settings were saved." in _text(page)
 

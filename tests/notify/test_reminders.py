@@ -1,4 +1,4 @@
-"""Reminders as the player chose them — 24, 4 and/or 1 hour before a deadline,
+"""Reminders as the player chose them — 24, 2 and/or 1 hour before a deadline,
 each once, never in quiet hours — on the site's clock (``games.clock``)."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_each_chosen_reminder_comes_once_at_its_time(players, start_game, fake_c
     subject = "Less than {} left for your move in Azul game " + str(game.pk)
     assert sent == [
         (deadline - timedelta(hours=24), subject.format("a day")),
-        (deadline - timedelta(hours=4), subject.format("4 hours")),
+        (deadline - timedelta(hours=2), subject.format("2 hours")),
         (deadline - timedelta(hours=1), subject.format("1 hour")),
     ]
     assert all(m.to == [mover.email] for m in mail.outbox)
@@ -84,10 +84,10 @@ def test_each_chosen_reminder_comes_once_at_its_time(players, start_game, fake_c
 
 def test_reminders_turned_off_do_not_come(players, start_game, fake_clock):
     game, mover = _started(start_game, players[:2], days=2)
-    mover.remind_24h = False  # only the 4-hour one (the default has no 1-hour)
+    mover.remind_24h = False  # only the 2-hour one (the default has no 1-hour)
     mover.save()
     sent = _run_job(fake_clock, game.turn_deadline - STEP)
-    assert [when for when, _ in sent] == [game.turn_deadline - timedelta(hours=4)]
+    assert [when for when, _ in sent] == [game.turn_deadline - timedelta(hours=2)]
 
 
 def test_a_one_day_game_has_no_reminder_at_the_start_of_the_turn(
@@ -96,17 +96,17 @@ def test_a_one_day_game_has_no_reminder_at_the_start_of_the_turn(
     game, mover = _started(start_game, players[:2], days=1)
     fake_clock.at(fake_clock.now + timedelta(seconds=1))
     assert jobs.process_deadlines().reminders == 0
-    fake_clock.at(game.turn_deadline - timedelta(hours=4))
+    fake_clock.at(game.turn_deadline - timedelta(hours=2))
     assert jobs.process_deadlines().reminders == 1
     assert _reminders() == [
-        f"Less than 4 hours left for your move in Azul game {game.pk}"
+        f"Less than 2 hours left for your move in Azul game {game.pk}"
     ]
 
 
 def test_a_reminder_in_quiet_hours_comes_just_before_they_start(
     players, start_game, fake_clock
 ):
-    """Deadline 06:00 in Hanoi: the 4-hour reminder (02:00) falls in quiet hours
+    """Deadline 06:00 in Hanoi: the 2-hour reminder (04:00) falls in quiet hours
     22:00–07:00, so it comes at 21:50 the evening before, and nothing comes at
     night; the 24-hour one (06:00 the day before) is in quiet hours too, and
     comes at 21:50 two evenings before."""
@@ -121,7 +121,7 @@ def test_a_reminder_in_quiet_hours_comes_just_before_they_start(
     sent = _run_job(fake_clock, game.turn_deadline - STEP)
     assert [(when.astimezone(HANOI), subject[:22]) for when, subject in sent] == [
         (datetime(2026, 3, 3, 21, 50, tzinfo=HANOI), "Less than a day left f"),
-        (datetime(2026, 3, 4, 21, 50, tzinfo=HANOI), "Less than 4 hours left"),
+        (datetime(2026, 3, 4, 21, 50, tzinfo=HANOI), "Less than 2 hours left"),
     ]
     for when, _ in sent:
         local = when.astimezone(HANOI).time()
@@ -131,17 +131,17 @@ def test_a_reminder_in_quiet_hours_comes_just_before_they_start(
 def test_a_turn_that_begins_in_quiet_hours_is_reminded_when_they_end(
     players, start_game, fake_clock
 ):
-    """A 1-day game from 23:00, quiet hours 22:00–20:00 (a long night): the
-    4-hour reminder (19:00) falls in the quiet hours the turn began in, so
+    """A 1-day game from 23:00, quiet hours 22:00–21:30 (a long night): the
+    2-hour reminder (21:00) falls in the quiet hours the turn began in, so
     "just before they start" is before the turn: it waits for their end."""
     fake_clock.now = datetime(2026, 3, 2, 23, 0, tzinfo=HANOI).astimezone(UTC)
     game, mover = _started(start_game, players[:2], days=1)
     mover.time_zone = "Asia/Ho_Chi_Minh"
-    mover.quiet_start, mover.quiet_end = time(22, 0), time(20, 0)
+    mover.quiet_start, mover.quiet_end = time(22, 0), time(21, 30)
     mover.save()
     sent = _run_job(fake_clock, game.turn_deadline - STEP)
     assert [when.astimezone(HANOI) for when, _ in sent] == [
-        datetime(2026, 3, 3, 20, 0, tzinfo=HANOI)
+        datetime(2026, 3, 3, 21, 30, tzinfo=HANOI)
     ]
 
 
@@ -149,14 +149,14 @@ def test_when_several_are_due_at_once_only_the_most_urgent_comes(
     players, start_game, fake_clock
 ):
     game, mover = _started(start_game, players[:2], days=2)
-    fake_clock.at(game.turn_deadline - timedelta(hours=3))  # the job was down
+    fake_clock.at(game.turn_deadline - timedelta(minutes=90))  # the job was down
     report = jobs.process_deadlines()
     assert report.reminders == 1
     assert _reminders() == [
-        f"Less than 4 hours left for your move in Azul game {game.pk}"
+        f"Less than 2 hours left for your move in Azul game {game.pk}"
     ]
     assert jobs.process_deadlines().reminders == 0
-    assert Notice.objects.filter(kind="reminder").count() == 2  # 24 h and 4 h
+    assert Notice.objects.filter(kind="reminder").count() == 2  # 24 h and 2 h
 
 
 def test_reminder_by_push_only_sends_no_email(
@@ -166,13 +166,13 @@ def test_reminder_by_push_only_sends_no_email(
     mover.notify_reminder = "push"
     mover.save()
     browser = subscribe(mover)
-    fake_clock.at(game.turn_deadline - timedelta(hours=4))
+    fake_clock.at(game.turn_deadline - timedelta(hours=2))
     report = jobs.process_deadlines()
     assert (report.reminders, report.pushes) == (1, 1)
     assert _reminders() == []
     payload = browser.decrypt(push_service.received[-1])
     assert payload["title"] == (
-        f"Less than 4 hours left for your move in Azul game {game.pk}"
+        f"Less than 2 hours left for your move in Azul game {game.pk}"
     )
     assert payload["url"] == f"/games/{game.pk}/"
 
@@ -212,7 +212,7 @@ def test_the_old_single_reminder_counts_as_sent_after_the_migration(
     type(game).objects.filter(pk=game.pk).update(reminder_sent_at=fake_clock.now)
     migration.reminders_already_sent(apps, None)
     assert jobs.process_deadlines().reminders == 0
-    fake_clock.at(game.turn_deadline - timedelta(hours=4))
+    fake_clock.at(game.turn_deadline - timedelta(hours=2))
     assert jobs.process_deadlines().reminders == 1
 
 
@@ -245,7 +245,7 @@ def test_the_settings_page_saves_reminders_and_quiet_hours(players, client_for):
             notify_reminder="email",
             notify_finished="none",
             remind_24h=False,
-            remind_4h=False,
+            remind_2h=False,
             remind_1h=True,
             quiet_start="22:30",
             quiet_end="07:00",
