@@ -275,7 +275,6 @@ def new_game(
                 "variant": "classic",
                 "players": "2",
                 "time_control": "daily",
-                "vacation_spends": "on",
                 "invite": partner_name,
             },
         )

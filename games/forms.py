@@ -116,13 +116,12 @@ class GameCreateForm(forms.Form):
             "they finish adds to it, up to a cap."
         ),
     )
-    vacation_spends = forms.BooleanField(
-        label=_("Vacation days when a bank runs out"),
+    no_vacation = forms.BooleanField(
+        label=_("No vacation days"),
         required=False,
-        initial=True,
         help_text=_(
-            "A player whose bank runs out spends one of their vacation days "
-            "(24 hours more) before losing on time. Off for events."
+            "Without it, a player whose bank runs out spends one of their "
+            "vacation days (24 hours more) before losing on time. For events."
         ),
     )
     rated = forms.BooleanField(label=_("Rated"), required=False)

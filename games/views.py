@@ -84,7 +84,7 @@ def game_new(request: SignedInHttpRequest) -> HttpResponse:
                 variant=data["variant"],
                 players=data["players"],
                 time_control=data["time_control"],
-                vacation_spends=data["vacation_spends"],
+                vacation_spends=not data["no_vacation"],
                 rated=data["rated"],
                 invitees=data["invite"],
                 computers=form.computers(),

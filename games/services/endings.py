@@ -19,6 +19,7 @@ from accounts.models import User
 from accounts.services import VacationError, vacation_start
 
 from .. import clock, signals
+from ..clock import time_control
 from ..models import Game, Seat
 from ..selectors import game_engine, seat_view
 from .common import (
@@ -90,30 +91,45 @@ def game_bank_ran_out(*, game_id: int, expected_ply: int) -> bool:
     vacation day of its player if the game lets it and they have one left this
     year (a one-day vacation from now: 24 hours more on every game of theirs
     waiting for them, docs/clock.md, "A bank runs out"); whether one was spent.
-    Else the caller applies the timeout (``game_timeout``). Not in a game's
-    lock: the vacation locks the account, then its games."""
-    game = Game.objects.filter(
-        pk=game_id,
-        ply=expected_ply,
-        status=Game.Status.ACTIVE,
-        turn_deadline__lte=clock.now(),
-    ).first()
-    if game is None or not (game.vacation_spends and game.time_control.banked):
+    Else the caller applies the timeout (``game_timeout``).
+
+    Locks as a vacation does, the account, then the game, and reads the game
+    again under its lock: a move accepted meanwhile (a new ply, a deadline not
+    passed) spends nothing, and a move arriving now waits for the day spent."""
+    due = Game.objects.filter(
+        pk=game_id, ply=expected_ply, status=Game.Status.ACTIVE
+    ).values_list("seat_to_move", "clock", "vacation_spends")
+    found = due.first()
+    if found is None:
         return False
-    if game.seat_to_move is None:
+    seat_to_move, clock_name, vacation_spends = found
+    if seat_to_move is None or not (
+        vacation_spends and time_control(clock_name).banked
+    ):
         return False
     user = (
-        User.objects.filter(seats__game=game, seats__number=game.seat_to_move)
+        User.objects.filter(seats__game_id=game_id, seats__number=seat_to_move)
         .exclude(computer_level__gt="")
         .first()
     )
     if user is None:
         return False
-    try:
-        vacation_start(user=user, days=1)
-    except VacationError:  # none left this year (or on one already)
-        return False
-    announce(signals.vacation_day_spent, user_id=user.pk, game_id=game.pk)
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        still_due = Game.objects.select_for_update().filter(
+            pk=game_id,
+            ply=expected_ply,
+            status=Game.Status.ACTIVE,
+            seat_to_move=seat_to_move,
+            turn_deadline__lte=clock.now(),
+        )
+        if still_due.values_list("pk", flat=True).first() is None:
+            return False
+        try:
+            vacation_start(user=user, days=1)
+        except VacationError:  # none left this year (or on one already)
+            return False
+    announce(signals.vacation_day_spent, user_id=user.pk, game_id=game_id)
     return True
 
 

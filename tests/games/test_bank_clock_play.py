@@ -169,20 +169,20 @@ def test_the_form_creates_a_game_with_the_chosen_preset_and_no_vacation(
 ):
     answer = client_for(players[0]).post(
         reverse("games:new"),
-        {"variant": "pavilion", "players": "3", "time_control": "brisk"},
+        {
+            "variant": "pavilion",
+            "players": "3",
+            "time_control": "brisk",
+            "no_vacation": "on",
+        },
     )
     game = Game.objects.get()
     assert answer["Location"] == reverse("games:detail", args=[game.pk])
-    # an unticked box: no vacation day spent when a bank runs out (events)
+    # "No vacation days" ticked: none spent when a bank runs out (events)
     assert (game.clock, game.vacation_spends) == ("brisk", False)
     client_for(players[1]).post(
         reverse("games:new"),
-        {
-            "variant": "classic",
-            "players": "2",
-            "time_control": "fast",
-            "vacation_spends": "on",
-        },
+        {"variant": "classic", "players": "2", "time_control": "fast"},
     )
     second = Game.objects.exclude(pk=game.pk).get()
     assert (second.clock, second.vacation_spends) == ("fast", True)
