@@ -85,6 +85,18 @@ class TimeControl:
             "cap": duration(self.cap),
         }
 
+    def to_record(self, *, days_per_move: int) -> dict[str, object]:
+        """The control as a game's record keeps it (``docs/record.md``, "Clock"):
+        a bank's start, increment and cap in seconds, or the days per move."""
+        if self.start is None:
+            return {"control": self.name, "days_per_move": days_per_move}
+        return {
+            "control": self.name,
+            "start": int(self.start.total_seconds()),
+            "increment": int(self.increment.total_seconds()),
+            "cap": int(self.cap.total_seconds()),
+        }
+
     def pace(self, turns_each: int) -> timedelta:
         """How long a game takes when every player moves once per increment
         (the pace the clock enforces on average)."""

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q, Value
 from django.db.models.functions import Replace
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.clock import DEFAULT_CLOCK, TIME_CONTROLS, TimeControl, time_control
@@ -452,7 +453,11 @@ class Move(models.Model):
         help_text="Played by the site as the only legal decision, for a player "
         "who lets it (User.play_forced).",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(
+        default=timezone.now,
+        help_text="When it was stored: the site's clock (games.clock.now), set by "
+        "the turn loop; the record's times and the replay's move times.",
+    )
 
     class Meta:
         ordering = ["game", "ply"]

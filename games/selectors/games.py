@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import UTC
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -102,10 +103,23 @@ def game_engine_from_moves(game: Game) -> EngineGame:
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The game record (``docs/record.md``) of a started game."""
+    """The game record (``docs/record.md``) of a started game; one played here
+    has the site's own fields too: its ``clock`` and the ``times`` its events
+    were stored at (an imported game's record is the one imported)."""
     seats = game.seats.select_related("user").order_by("number")
     names = [seat.record_name for seat in seats]  # the account names, untranslated
-    return record.export(game_engine_from_moves(game), names)
+    exported = record.export(game_engine_from_moves(game), names)
+    if game.imported:
+        return exported
+    times = game.moves.order_by("ply").values_list("created_at", flat=True)
+    return {
+        **exported,
+        "clock": game.time_control.to_record(days_per_move=game.days_per_move),
+        "times": [
+            moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+            for moment in times
+        ],
+    }
 
 
 def game_get(*, game_id: int) -> Game:

@@ -139,7 +139,9 @@ def _store_import(
         )
         for number, name in enumerate(names)
     )
+    now = clock.now()
     Move.objects.bulk_create(
-        Move(game=game, ply=ply, event=event) for ply, event in enumerate(events)
+        Move(game=game, ply=ply, event=event, created_at=now)
+        for ply, event in enumerate(events)
     )
     return game

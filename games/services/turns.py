@@ -163,9 +163,11 @@ def store_moves(
     """Append the Move rows of ``new_events`` after the game's ply (a left
     seat's as ``auto`` rows, an only decision the site played as ``forced``)."""
     users = {s.number: s.user_id for s in seats}
+    now = clock.now()
     rows = [
         Move(
             game=game,
+            created_at=now,
             ply=game.ply + index,
             event=event,
             user_id=users.get(event["seat"]) if "seat" in event else None,

@@ -8,6 +8,7 @@ Time is moved with ``fake_clock`` (``games.clock.now``), as in
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -20,6 +21,7 @@ from django.urls import reverse
 
 from accounts.services import vacation_days_used, vacation_start
 from games import clock, selectors, services
+from games.engine import record
 from games.models import Game, Move, Seat
 from tests.conftest import days_per_move_game
 
@@ -425,3 +427,45 @@ def test_games_that_existed_keep_days_per_move_and_new_ones_get_daily(players):
     # the conftest helper makes a game of the old kind, as the migration left them
     days_per_move_game(new, 2)
     assert (new.clock, new.days_per_move) == ("days", 2)
+
+
+# ------------------------------------------------------------- the record
+
+
+def test_the_record_keeps_the_clock_and_each_events_time(
+    players, start_game, fake_clock
+):
+    fake_clock.now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+    game = start_game(players[:2], time_control="fast")
+    fake_clock.now += timedelta(hours=5, seconds=7)
+    mover = game.seats.get(number=game.seat_to_move).user
+    services.game_play_move(
+        game_id=game.pk,
+        user=mover,
+        move=move_event(selectors.game_engine(game).legal_moves()[0]),
+        expected_ply=game.ply,
+    )
+    game.refresh_from_db()
+    exported = selectors.game_record(game)
+    assert exported["clock"] == {
+        "control": "fast",
+        "start": 3 * 86400,
+        "increment": 12 * 3600,
+        "cap": 5 * 86400,
+    }
+    # one time per event: the deal at the start, the decision five hours later
+    assert len(exported["times"]) == len(exported["events"]) == game.ply
+    assert exported["times"][0] == "2026-06-01T09:00:00Z"
+    assert exported["times"][-1] == "2026-06-01T14:00:07Z"
+    # the record reads back, and a record without the two fields (older) too
+    assert record.load(json.dumps(exported)).game.events() == exported["events"]
+    older = {k: v for k, v in exported.items() if k not in ("clock", "times")}
+    assert record.load(json.dumps(older)).game.events() == exported["events"]
+
+
+def test_the_record_of_a_days_game_keeps_its_days_per_move(players, start_game):
+    game = start_game(players[:2], days_per_move=5)
+    assert selectors.game_record(game)["clock"] == {
+        "control": "days",
+        "days_per_move": 5,
+    }
