@@ -367,11 +367,11 @@ class GamePage(models.Model):
     """A game page a signed-in player has open: its socket (``/ws/games/<id>/``,
     ``games.consumers.GameConsumer``) adds the row on connect, refreshes
     ``seen_at`` every few minutes and deletes it on disconnect
-    (``games.presence``, through ``services.game_page_open`` and its kin). A
+    (``games.people.presence``, through ``services.game_page_open`` and its kin). A
     row younger than ``PAGE_STALE`` is an open page: its player is online
     (``selectors.presence``), watches the game when they have no seat in it
-    (``games.watch``), and is told nothing by push about the game on their
-    screen (``games.presence.watching``). Here, the bottom of the apps'
+    (``games.people.watch``), and is told nothing by push about the game on their
+    screen (``games.people.presence.watching``). Here, the bottom of the apps'
     one-way order, so that each of them reads it without asking another;
     ``game_id`` is a number, as accounts knows no games."""
 

@@ -102,7 +102,7 @@ def user_by_name(*, name: str) -> User | None:
 
 PAGE_STALE = timedelta(minutes=10)
 """A ``GamePage`` row younger than this is an open page: its socket refreshes
-it every few minutes (``games.presence.REFRESH``), so a server process that
+it every few minutes (``games.people.presence.REFRESH``), so a server process that
 died without closing its sockets stops counting within minutes, not after
 Daphne's socket timeout."""
 
@@ -110,7 +110,7 @@ Daphne's socket timeout."""
 def open_game_pages(*, now: datetime | None = None) -> QuerySet[GamePage]:
     """The game pages open at ``now`` (fresh ``GamePage`` rows; the site's
     clock, ``games.clock``, when games asks), for the reads of
-    ``games.presence`` and ``games.watch``."""
+    ``games.people.presence`` and ``games.people.watch``."""
     now = timezone.now() if now is None else now
     return GamePage.objects.filter(seen_at__gt=now - PAGE_STALE)
 

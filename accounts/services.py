@@ -271,7 +271,7 @@ def game_page_open(
     *, user_id: int, game_id: int, channel_name: str, now: datetime
 ) -> None:
     """``user_id`` opened the page of ``game_id`` on the socket ``channel_name``
-    at ``now`` (``games.presence``); rows a dead process left behind, long
+    at ``now`` (``games.people.presence``); rows a dead process left behind, long
     stale, go."""
     GamePage.objects.update_or_create(
         channel_name=channel_name,

@@ -1,6 +1,6 @@
 """Sign-up, language, blocks and follows; log in/out and passwords are
-contrib.auth's views. The profile page is ``games.profile_views``, the settings page
-``azulsite.settings_page`` (they read the games and the devices)."""
+contrib.auth's views. The profile page is ``games.people.profile_views``, the
+settings page ``azulsite.settings_page`` (they read the games and the devices)."""
 
 from django.conf import settings
 from django.contrib import messages

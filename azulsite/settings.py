@@ -500,7 +500,7 @@ TASK_QUEUES = ["default", "notify", "review"]
 # by the clock); unset, the engine's default (review.DEFAULT_SECONDS, 1 s).
 REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or review.DEFAULT_SECONDS)
 # The review queue (issue #33: four accounts' 80 imports made a played game's
-# review wait 22 minutes; games/review_queue.py). Reviews of games played here
+# review wait 22 minutes; games/history/review_queue.py). Reviews of games played here
 # are served before imports', each account's in turn with everyone else's; an
 # account may ask for the reviews of this many imported records in any 24 hours.
 REVIEW_IMPORTS_PER_DAY = int(os.environ.get("REVIEW_IMPORTS_PER_DAY") or 3)

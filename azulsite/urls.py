@@ -7,7 +7,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import converters  # noqa: F401  registers <username:...>
-from games import profile_views, rules_views
+from games.history import rules_views
+from games.people import profile_views
 from notify import views as notify_views
 
 from . import settings_page

@@ -22,7 +22,7 @@ scaled to a minute a review. Three runs:
 - **before**: the order of the code before issue #33 — first come, first
   served (the task queue's order; each task reviewed its own game), every
   ask accepted;
-- **fair order**: ``games.review_queue``'s order (played games first, each
+- **fair order**: ``games.history.review_queue``'s order (played games first, each
   account in turn), every ask accepted (no quota);
 - **fair order + quota**: the site as it is, ``REVIEW_IMPORTS_PER_DAY`` (3)
   asks an account a day, the rest refused.
@@ -107,7 +107,7 @@ def _fifo_order() -> None:
     first, which is what this puts in place of the fair order."""
     from django.db.models import Value
 
-    from games import review_queue
+    from games.history import review_queue
     from games.models import Game, GameReview
 
     def waiting() -> Any:
@@ -251,7 +251,7 @@ def main() -> int:
     try:
         _setup(work / "db.sqlite3")
         _stand_in_review(args.cost)
-        import games.review_queue as review_queue
+        import games.history.review_queue as review_queue
 
         fair = review_queue.waiting
         runs = []

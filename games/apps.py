@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from . import receivers, tasks
+        from games import receivers, tasks
 
         receivers.connect()  # accounts.signals → declining a blocker's invitations
         tasks.connect()  # services' computer turns and reviews → the task queues

@@ -41,8 +41,8 @@ from channels.generic.websocket import (
 from accounts import services as account_services
 from accounts.models import User
 from azulsite.unavailable import database_unavailable
-
-from . import notifications, presence, selectors
+from games import notifications, selectors
+from games.people import presence
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 class GameConsumer(Doorbell):
     page: presence.PageWatch | None = None
-    """This socket's open page (``games.presence``), a signed-in player's."""
+    """This socket's open page (``games.people.presence``), a signed-in player's."""
 
     async def connect(self) -> None:
         game_id = int(self.scope["url_route"]["kwargs"]["game_id"])

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from . import selectors
+from games import selectors
 
 
 def turn_badge(request: HttpRequest) -> dict[str, Any]:

@@ -25,8 +25,7 @@ from django.utils import translation
 from accounts.models import User
 from accounts.timezones import zone_of
 from azulsite.site_url import site_url
-
-from .models import Game, Seat
+from games.models import Game, Seat
 
 
 def _absolute(path: str) -> str:

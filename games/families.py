@@ -35,8 +35,8 @@ from games.classic import FAMILY as CLASSIC
 from games.engine.common import EngineError
 from games.engine.common import Game as EngineGame
 from games.engine.variants import VARIANTS, Family
-from games.moves import MoveCodec
 from games.pavilion import FAMILY as PAVILION
+from games.play.moves import MoveCodec
 from games.selectors import SeatView
 
 
@@ -44,7 +44,7 @@ class MoveForm(Protocol):
     """A Django form that reads one posted decision.
 
     ``cleaned_data["expected_ply"]`` is the ply the page was drawn at (every
-    family's form reads it with ``games.moves.PlyField``); ``record_event()`` is
+    family's form reads it with ``games.play.moves.PlyField``); ``record_event()`` is
     the decision as a record event without its ``seat``, read by the family's
     ``codec``.
     """

@@ -21,12 +21,11 @@ from django.utils.translation import ngettext
 
 from accounts.models import User, computer_name
 from accounts.selectors import user_by_name
+from games import clock
+from games.converters import MAX_ID
 from games.engine.variants import PLAYERS
-
-from . import clock
-from .converters import MAX_ID
-from .models import FAMILY_VARIANTS, Family, Variant
-from .ratings import PROVISIONAL_GAMES
+from games.models import FAMILY_VARIANTS, Family, Variant
+from games.ratings.ratings import PROVISIONAL_GAMES
 
 
 def query_int(

@@ -32,9 +32,8 @@ from django.db.models import Q
 
 from accounts.models import User
 from accounts.services import user_digest_claim
-
-from . import clock, emails, in_server, selectors, services, signals, tasks
-from .models import Game
+from games import clock, emails, in_server, selectors, services, signals, tasks
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 

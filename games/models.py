@@ -488,11 +488,11 @@ def rating_provisional(rated_games: int) -> bool:
 
 class PlayerStats(models.Model):
     """One player's rating and totals in one game family, kept up to date by
-    ``games.ratings.ratings_update_for_game`` when a game finishes.
+    ``games.ratings.ratings.ratings_update_for_game`` when a game finishes.
 
     ``mu``/``sigma`` are the OpenSkill Plackett–Luce rating (rated games only):
     the site shows μ on a 1500-centred scale and sorts by it
-    (``games.ratings.rating_points``); ``ordinal`` is the conservative μ − 3σ,
+    (``games.ratings.ratings.rating_points``); ``ordinal`` is the conservative μ − 3σ,
     kept for the record.
     ``games``/``wins``/``score_sum``/``best_score`` count every finished game of
     the family played on the site (rated or not); the ``rated_*`` fields only the
@@ -586,7 +586,7 @@ class GameReview(models.Model):
 
     class Kind(models.IntegerChoices):
         """The queue serves every review of a game played here before any of
-        an imported record (``games.review_queue``): the lower, the sooner."""
+        an imported record (``games.history.review_queue``): the lower, the sooner."""
 
         PLAYED = 0
         IMPORTED = 1
@@ -621,7 +621,7 @@ class GameReview(models.Model):
         related_name="+",
         help_text="The account the review is for, whose queued reviews are served "
         "in turn with everyone else's: an import's uploader, a played game's "
-        "creator (issue #33, games.review_queue).",
+        "creator (issue #33, games.history.review_queue).",
     )
     heartbeat_at = models.DateTimeField(
         null=True,

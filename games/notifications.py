@@ -126,7 +126,7 @@ def review_places(
 ) -> None:
     """:func:`review_updated` for each ``(game_id, status, done, total,
     ahead)``: the places of the reviews waiting, each time the queue moves on
-    (``games.review_queue``)."""
+    (``games.history.review_queue``)."""
     _send(
         [
             (

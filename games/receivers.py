@@ -12,10 +12,14 @@ from django.contrib.auth.signals import user_logged_in
 
 from accounts import services as account_services
 from accounts import signals
-
-from . import clock, invite_links
-from .models import Game, Seat
-from .services import GameActionError, game_deadlines_shift, game_invitation_respond
+from games import clock
+from games.lobby import invite_links
+from games.models import Game, Seat
+from games.services import (
+    GameActionError,
+    game_deadlines_shift,
+    game_invitation_respond,
+)
 
 
 def on_block_created(*, blocker: Any, blocked: Any, **_: Any) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.urls import path, re_path
 
-from . import (
+from games import (
     consumers,
     converters,  # noqa: F401  registers <game_id:...>
 )

@@ -68,14 +68,14 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import User
+from games import clock, in_server, notifications
 from games.engine import bots
 from games.engine import review as engine_review
-
-from . import clock, in_server, notifications, review_queue
-from .models import Game, GameReview
-from .selectors import game_continued, game_engine, game_user_to_move
-from .services import GameActionError, game_play_move
-from .services.reviews import (
+from games.history import review_queue
+from games.models import Game, GameReview
+from games.selectors import game_continued, game_engine, game_user_to_move
+from games.services import GameActionError, game_play_move
+from games.services.reviews import (
     game_review_fail,
     game_review_heartbeat,
     game_review_release,
@@ -85,7 +85,7 @@ from .services.reviews import (
     game_review_withdraw,
     review_wanted,
 )
-from .services.turns import (
+from games.services.turns import (
     computer_turn_began,
     computer_turn_claim,
     computer_turn_reclaim,
@@ -391,7 +391,7 @@ class _ServerStopping(Exception):
 
 @task(queue_name=REVIEW_QUEUE)
 def review_game(game_id: int) -> str:
-    """Make the review at the head of the review queue (``games.review_queue``:
+    """Make the review at the head of the review queue (``games.history.review_queue``:
     played games first, each account's in turn), queued for ``game_id``'s
     review, whichever game's it makes (docs/review.md). One such task is queued
     per review and each claims its review first, so there are as many tasks as
@@ -480,7 +480,7 @@ def _make_review(game: Game, *, claimed_at: datetime) -> str:
                 game_id=game.pk, status=GameReview.Status.FAILED, done=0, total=0
             )
         return "failed"
-    # What Review.from_json reads back (games/reviews.py), stored whole.
+    # What Review.from_json reads back (games/history/reviews.py), stored whole.
     game_review_store(
         game_id=game.pk, data=made.to_json(), events=len(events), now=clock.now()
     )

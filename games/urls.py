@@ -1,12 +1,12 @@
 from django.urls import path
 
-from . import (
+from games import (
     converters,  # noqa: F401  registers <game_id:...>
-    history_views,
-    link_views,
     views,
-    watch_views,
 )
+from games.history import history_views
+from games.lobby import link_views
+from games.people import watch_views
 
 app_name = "games"
 urlpatterns = [

@@ -22,20 +22,25 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import replace_url
 
 from accounts.selectors import presence
+from games import clock, selectors, services
 from games.engine import record
 from games.engine.common import Game as EngineGame
-
-from . import clock, reviews, selectors, services
-from .banks import seat_banks
-from .families import family_for
-from .forms import GameCreateForm, PlayComputerForm, board_query
-from .forms import game_id as query_game_id
-from .game_log import game_log
-from .models import Game, Seat, Variant
-from .replay import add_seat_users
-from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
-from .results import final_results
-from .watch import game_watchers
+from games.families import family_for
+from games.forms import GameCreateForm, PlayComputerForm, board_query
+from games.forms import game_id as query_game_id
+from games.history import reviews
+from games.history.replay import add_seat_users
+from games.models import Game, Seat, Variant
+from games.people.watch import game_watchers
+from games.play.banks import seat_banks
+from games.play.game_log import game_log
+from games.play.results import final_results
+from games.requests import (
+    HtmxHttpRequest,
+    SignedInHttpRequest,
+    vary_on_htmx,
+    wants_partial,
+)
 
 
 def _game_or_404(pk: int) -> Game:

@@ -6,7 +6,7 @@ when a bank ran out is told as a reminder). E-mail also follows
 ``User.email_notifications``: "never" sends no e-mail at all, and a player on
 the daily digest gets no e-mail on each move. Push goes to every browser the
 player turned it on in (``PushSubscription``), except about a game whose page
-that player has open right now (``games.presence``): the board already says it.
+that player has open right now (``games.people.presence``): the board already says it.
 Computer players and inactive accounts hear nothing.
 
 No floods (issue #23): one player hears of at most
@@ -36,8 +36,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import Channel, User
-from games import clock, emails, presence
+from games import clock, emails
 from games.models import Game, Move, Seat
+from games.people import presence
 
 from .models import Notice, PushSubscription
 from .push import send_push

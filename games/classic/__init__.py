@@ -17,14 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.classic import board, moves, statistics, words
+from games.classic.forms import ClassicMoveForm
 from games.engine.classic import ClassicGame
 from games.engine.common import EngineError
 from games.engine.variants import CLASSIC_FAMILY, Family
-from games.moves import MoveCodec
+from games.play.moves import MoveCodec
 from games.selectors import SeatView
-
-from . import board, moves, statistics, words
-from .forms import ClassicMoveForm
 
 
 class ClassicFamily:

@@ -23,6 +23,14 @@ from typing import Any, NotRequired, TypedDict
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from games.classic import moves
+from games.classic.words import (
+    from_source_label,
+    line_label,
+    overflow_text,
+    tile,
+    tiles_colour,
+)
 from games.engine.classic import (
     COLOURS,
     FLOOR,
@@ -37,15 +45,6 @@ from games.engine.classic import (
 )
 from games.engine.common import CENTER
 from games.selectors import SeatView
-
-from . import moves
-from .words import (
-    from_source_label,
-    line_label,
-    overflow_text,
-    tile,
-    tiles_colour,
-)
 
 _NO_TILE = {"colour": "", "name": "", "label": "", "letter": ""}
 """A space without a tile, as a tile's fields."""

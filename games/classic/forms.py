@@ -7,9 +7,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.moves import PlyField
-
-from . import moves
+from games.classic import moves
+from games.play.moves import PlyField
 
 _MISSING = {
     "no_tiles": _("Choose tiles first."),

@@ -21,11 +21,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from games.engine.classic import COLOUR_INDEX, COLOURS, FLOOR, Take, WallPlacement
-from games.moves import MoveSyntaxError as MoveSyntaxError
-from games.moves import group_value as shared_group_value
-from games.moves import parse_group as shared_parse_group
-from games.moves import parse_source as parse_source
-from games.moves import source_value as source_value
+from games.play.moves import MoveSyntaxError as MoveSyntaxError
+from games.play.moves import group_value as shared_group_value
+from games.play.moves import parse_group as shared_parse_group
+from games.play.moves import parse_source as parse_source
+from games.play.moves import source_value as source_value
 
 FLOOR_VALUE = "floor"
 """The floor line as a destination."""
@@ -77,7 +77,7 @@ def parse_column(value: str | None) -> int | None:
 
 def group_value(source: int, colour: int) -> str:
     """A tile group, the page's ``?group=``: ``"3:red"``, ``"center:red"``
-    (``games.moves.group_value``)."""
+    (``games.play.moves.group_value``)."""
     return shared_group_value(source, colour_value(colour))
 
 

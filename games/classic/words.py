@@ -20,7 +20,7 @@ from django.utils.translation import (
 
 from games.engine.classic import COLOURS, FLOOR, ClassicGame
 from games.engine.common import CENTER, EngineError
-from games.refusals import SHARED
+from games.play.refusals import SHARED
 
 COLOUR_NAMES = {
     "blue": gettext_lazy("blue"),
@@ -229,7 +229,7 @@ def _unreadable(p: Mapping[str, Any]) -> str:
 
 
 _MESSAGES: dict[str, Callable[[Mapping[str, Any]], str]] = {
-    **SHARED,  # games/refusals.py: the words both games share
+    **SHARED,  # games/play/refusals.py: the words both games share
     # -- whose turn, which phase ---------------------------------------------
     "no_decision": lambda p: _("The game is over."),
     "not_offer_phase": lambda p: _("Tiles cannot be taken now."),

@@ -102,7 +102,7 @@ Refusal = Literal[
 record reader (``InvalidMoveError``, ``IllegalMoveError``). A code means the same
 fault, with the same ``params``, in whichever module raises it (``no_such_seat``,
 ``deal_short``...); the site words each code once per family
-(``games/refusals.py`` for the shared ones) and ``mypy`` refuses a code outside
+(``games/play/refusals.py`` for the shared ones) and ``mypy`` refuses a code outside
 this set at the raise."""
 REFUSALS: frozenset[str] = frozenset(get_args(Refusal))
 

@@ -18,11 +18,10 @@ from typing import Any
 
 from games.engine.common import EngineError
 from games.engine.variants import PAVILION_FAMILY, Family
-from games.moves import MoveCodec
+from games.pavilion import board, moves, statistics, words
+from games.pavilion.forms import PavilionMoveForm
+from games.play.moves import MoveCodec
 from games.selectors import SeatView
-
-from . import board, moves, statistics, words
-from .forms import PavilionMoveForm
 
 
 class PavilionFamily:

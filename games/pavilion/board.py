@@ -33,10 +33,8 @@ from games.engine.pavilion import (
     Take,
 )
 from games.engine.pavilion_board import COLOURS, STARS
-from games.selectors import SeatView
-
-from . import moves
-from .words import (
+from games.pavilion import moves
+from games.pavilion.words import (
     colour_label,
     colour_letter,
     error_message,
@@ -50,6 +48,7 @@ from .words import (
     taken_label,
     tile_label,
 )
+from games.selectors import SeatView
 
 PHASE_TWO = (Phase.PLACE, Phase.BONUS, Phase.SUPPLY)
 """The phases of a round's second half (placing), when a seat may have passed."""

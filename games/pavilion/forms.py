@@ -15,9 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.engine.pavilion import MAX_KEEP
-from games.moves import PlyField
-
-from . import moves
+from games.pavilion import moves
+from games.play.moves import PlyField
 
 _MISSING = {
     "no_tiles": _("Choose tiles first."),

@@ -22,11 +22,11 @@ from urllib.parse import urlencode
 
 from games.engine.pavilion import Bonus, Move, Pass, Place, Take
 from games.engine.pavilion_board import COLOURS, STARS
-from games.moves import MoveSyntaxError as MoveSyntaxError
-from games.moves import group_value as shared_group_value
-from games.moves import parse_group as shared_parse_group
-from games.moves import parse_source as parse_source
-from games.moves import source_value as source_value
+from games.play.moves import MoveSyntaxError as MoveSyntaxError
+from games.play.moves import group_value as shared_group_value
+from games.play.moves import parse_group as shared_parse_group
+from games.play.moves import parse_source as parse_source
+from games.play.moves import source_value as source_value
 
 TAKE, PLACE, BONUS, PASS = "take", "place", "bonus", "pass"
 """The ``kind`` of a decision."""
@@ -75,7 +75,7 @@ def parse_colour(value: str | None) -> int | None:
 
 def group_value(source: int, colour: int) -> str:
     """A tile group, the page's ``?take=``: ``"3:red"``, ``"center:red"``
-    (``games.moves.group_value``)."""
+    (``games.play.moves.group_value``)."""
     return shared_group_value(source, colour_value(colour))
 
 

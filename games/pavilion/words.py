@@ -26,7 +26,7 @@ from django.utils.translation import (
 from games.engine.common import CENTER, EngineError
 from games.engine.pavilion import ROUNDS, PavilionGame
 from games.engine.pavilion_board import COLOURS
-from games.refusals import SHARED
+from games.play.refusals import SHARED
 
 # ------------------------------------------------------------------ names
 
@@ -387,7 +387,7 @@ def _unreadable(p: _Params) -> str:
 
 
 _MESSAGES: dict[str, Callable[[_Params], str]] = {
-    **SHARED,  # games/refusals.py: the words both games share
+    **SHARED,  # games/play/refusals.py: the words both games share
     # -- whose turn, which phase -------------------------------------------
     "not_your_turn": lambda p: _("It is not your turn."),
     "supply_due": lambda p: _("The supply must be refilled first."),

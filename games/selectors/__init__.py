@@ -7,8 +7,8 @@ The reads are grouped by domain, one module each: ``games`` (one game),
 
 from __future__ import annotations
 
-from .archive import ArchiveFilters, game_archive
-from .games import (
+from games.selectors.archive import ArchiveFilters, game_archive
+from games.selectors.games import (
     INVITE_TOKEN_PATTERN,
     engine_after,
     engine_replayed,
@@ -25,7 +25,7 @@ from .games import (
     review_progress,
     seats_with_users,
 )
-from .lists import (
+from games.selectors.lists import (
     FRIENDS_GAMES_DAYS,
     RECENT_OPPONENT_GAMES,
     InviteSuggestion,
@@ -42,14 +42,14 @@ from .lists import (
     invite_suggestions,
     last_move_at,
 )
-from .ratings import (
+from games.selectors.ratings import (
     LEADERBOARD_DAYS,
     high_scores,
     leaderboard,
     player_stats,
     rating_history,
 )
-from .seats import (
+from games.selectors.seats import (
     Rematch,
     SeatStanding,
     SeatView,

@@ -9,8 +9,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-
-from ..models import Game, Seat
+from games.models import Game, Seat
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 
 from accounts.models import User, Vacation
+from games import clock
 from games.engine import record
 from games.engine.common import Game as EngineGame
-
-from .. import clock, review_queue
-from ..models import Game, GameReview, Move, Seat
+from games.history import review_queue
+from games.models import Game, GameReview, Move, Seat
 
 
 def seats_with_users(*, vacations: bool = False) -> Prefetch:
@@ -45,7 +45,7 @@ def seats_with_users(*, vacations: bool = False) -> Prefetch:
 
 def _with_seats(queryset: QuerySet[Game]) -> QuerySet[Game]:
     """A list of games as the lists draw them: seats, players and their
-    vacations (each seat's time left, ``games.banks``), not the event cache
+    vacations (each seat's time left, ``games.play.banks``), not the event cache
     (``Game.state``, a whole game's events, which no list reads)."""
     return (
         queryset.defer("state")

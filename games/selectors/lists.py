@@ -12,11 +12,10 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import Follow, User
 from accounts.selectors import block_list, blocked_ids, following, friend_ids
-
-from .. import clock
-from ..models import Game, Move, Seat
-from .games import _with_seats
-from .seats import seat_view
+from games import clock
+from games.models import Game, Move, Seat
+from games.selectors.games import _with_seats
+from games.selectors.seats import seat_view
 
 
 def game_get_awaiting_move(*, user: User, game_id: int) -> Game | None:
@@ -48,7 +47,7 @@ def _awaiting_move(user: User) -> QuerySet[Game]:
 
 def game_list_awaiting_move(*, user: User) -> QuerySet[Game]:
     """Games where ``user`` is to move, least time left first (their deadline:
-    ``games.banks``)."""
+    ``games.play.banks``)."""
     return _with_seats(_awaiting_move(user).order_by("turn_deadline", "pk"))
 
 

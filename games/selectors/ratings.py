@@ -7,10 +7,9 @@ from datetime import timedelta
 from django.db.models import Q, QuerySet
 
 from accounts.models import User
-
-from .. import clock
-from ..models import PlayerStats, RatingChange, Seat
-from ..ratings import PROVISIONAL_GAMES
+from games import clock
+from games.models import PlayerStats, RatingChange, Seat
+from games.ratings.ratings import PROVISIONAL_GAMES
 
 LEADERBOARD_DAYS = 90
 """A player must have finished a rated game this recently to be listed."""

@@ -14,10 +14,9 @@ from django.db.models import Prefetch
 
 from accounts.models import User, Vacation
 from accounts.selectors import user_blocks
+from games import clock
 from games.engine.common import Game as EngineGame
-
-from .. import clock
-from ..models import Game, Seat
+from games.models import Game, Seat
 
 
 @dataclass(frozen=True)

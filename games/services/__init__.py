@@ -32,19 +32,19 @@ are shifted here (``games.receivers``).
 
 from __future__ import annotations
 
-from .common import GameActionError
-from .endings import game_bank_ran_out, game_resign, game_timeout
-from .lobby import (
+from games.services.common import GameActionError
+from games.services.endings import game_bank_ran_out, game_resign, game_timeout
+from games.services.lobby import (
     game_cancel,
     game_create,
     game_invitation_respond,
     game_join,
 )
-from .play import PlayedMove, game_deadlines_shift, game_play_move
-from .records import RECORD_MAX_BYTES, ImportedRecord, game_import
-from .rematches import game_rematch, rematch_seating
-from .reviews import game_review_queue
-from .turns import game_finish
+from games.services.play import PlayedMove, game_deadlines_shift, game_play_move
+from games.services.records import RECORD_MAX_BYTES, ImportedRecord, game_import
+from games.services.rematches import game_rematch, rematch_seating
+from games.services.reviews import game_review_queue
+from games.services.turns import game_finish
 
 __all__ = [
     "RECORD_MAX_BYTES",

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils.translation import gettext as _
 
-from .. import notifications
-from ..models import Game, Seat
-from ..selectors import seats_with_users
+from games import notifications
+from games.models import Game, Seat
+from games.selectors import seats_with_users
 
 
 class GameActionError(Exception):

@@ -17,19 +17,18 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import VacationError, vacation_start
-
-from .. import clock, signals
-from ..clock import time_control
-from ..models import Game, Seat
-from ..selectors import game_engine, seat_view
-from .common import (
+from games import clock, signals
+from games.clock import time_control
+from games.models import Game, Seat
+from games.selectors import game_engine, seat_view
+from games.services.common import (
     GameActionError,
     announce,
     deals,
     locked_game,
     notify_after_commit,
 )
-from .turns import append_events, game_finish
+from games.services.turns import append_events, game_finish
 
 
 def game_resign(*, game_id: int, user: User) -> Game:

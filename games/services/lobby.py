@@ -19,13 +19,12 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from accounts.selectors import blocked_ids
 from accounts.services import computer_player
+from games import clock, notifications, signals
 from games.engine import record
 from games.engine.variants import find_variant
-
-from .. import clock, notifications, signals
-from ..models import Game, Invitation, Seat, Variant
-from ..selectors import seat_view
-from .common import (
+from games.models import Game, Invitation, Seat, Variant
+from games.selectors import seat_view
+from games.services.common import (
     GameActionError,
     announce,
     deals,
@@ -33,7 +32,7 @@ from .common import (
     notify_after_commit,
     ring_rematched,
 )
-from .turns import append_events
+from games.services.turns import append_events
 
 
 def computer_games_allowed(*, creator: User, computers: Mapping[int, str]) -> None:

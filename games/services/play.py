@@ -21,12 +21,16 @@ from accounts import services as account_services
 from accounts.models import User
 from games.engine.common import EngineError
 from games.engine.common import Game as EngineGame
-
-from ..families import family_for
-from ..models import Game, Seat
-from ..selectors import SeatView, game_engine, seat_view
-from .common import GameActionError, deals, locked_game, notify_after_commit
-from .turns import append_events
+from games.families import family_for
+from games.models import Game, Seat
+from games.selectors import SeatView, game_engine, seat_view
+from games.services.common import (
+    GameActionError,
+    deals,
+    locked_game,
+    notify_after_commit,
+)
+from games.services.turns import append_events
 
 # -------------------------------------------------------------- a move
 

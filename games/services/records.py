@@ -13,14 +13,13 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import clock
 from games.engine import record
 from games.engine.common import Game as EngineGame
 from games.engine.common import RecordError
-
-from .. import clock
-from ..families import family_for
-from ..models import Game, Move, Seat
-from .common import GameActionError
+from games.families import family_for
+from games.models import Game, Move, Seat
+from games.services.common import GameActionError
 
 RECORD_MAX_BYTES = 1_000_000
 """Largest record file accepted (a long 4-player game is ~15 kB)."""

@@ -17,12 +17,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-
-from .. import clock
-from ..models import Game, Seat
-from ..selectors import seat_view
-from .common import GameActionError, locked_game, ring_rematched
-from .lobby import (
+from games import clock
+from games.models import Game, Seat
+from games.selectors import seat_view
+from games.services.common import GameActionError, locked_game, ring_rematched
+from games.services.lobby import (
     computer_games_allowed,
     game_invitation_respond,
     invitations_allowed,

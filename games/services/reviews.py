@@ -4,7 +4,7 @@ queued by ``games.tasks`` when ``review_wanted`` is announced); then the
 writes of its life in the queue, which the task and the deadline job make
 (a heartbeat, queued again, failed, made).
 The queue serves played games first and each account in turn
-(``games.review_queue``); an account may ask for the reviews of
+(``games.history.review_queue``); an account may ask for the reviews of
 ``REVIEW_IMPORTS_PER_DAY`` imported records a day (issue #33)."""
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-
-from .. import clock
-from ..models import Game, GameReview
-from ..selectors import game_continued
-from .common import GameActionError, announce
+from games import clock
+from games.models import Game, GameReview
+from games.selectors import game_continued
+from games.services.common import GameActionError, announce
 
 ASKS_WINDOW = timedelta(days=1)
 """The imports' quota counts one account's asks over this window."""

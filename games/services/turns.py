@@ -20,15 +20,14 @@ from django.db.models import Max
 from django.dispatch import Signal
 
 from accounts.models import User, Vacation
+from games import clock, signals
 from games.engine import bots
 from games.engine.common import Game as EngineGame
-
-from .. import clock, signals
-from ..banks import turn_allowance
-from ..models import Game, Move, Seat
-from ..ratings import ratings_update_for_game
-from .common import announce, notify_after_commit
-from .reviews import game_review_queue
+from games.models import Game, Move, Seat
+from games.play.banks import turn_allowance
+from games.ratings.ratings import ratings_update_for_game
+from games.services.common import announce, notify_after_commit
+from games.services.reviews import game_review_queue
 
 computer_turn_began = Signal()
 """A computer player is to move in ``game_id`` at ``ply``, sent after commit;

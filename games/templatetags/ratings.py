@@ -1,6 +1,6 @@
 """``{{ stats|shown_rating }}``: a player's rating as players read it.
 
-The number comes from ``games.ratings.rating_shown`` (the one conversion, its
+The number comes from ``games.ratings.ratings.rating_shown`` (the one conversion, its
 docstring has the scale); templates only lay it out.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from django import template
 
 from games.models import PlayerStats
-from games.ratings import ShownRating, rating_shown
+from games.ratings.ratings import ShownRating, rating_shown
 
 register = template.Library()
 

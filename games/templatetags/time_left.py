@@ -1,5 +1,5 @@
 """``{{ deadline|time_left }}``: Django's ``timeuntil`` with the site's own words;
-``{{ game|bank_to_move }}``: the time left of the seat to move (``games.banks``).
+``{{ game|bank_to_move }}``: the time left of the seat to move (``games.play.banks``).
 
 Django's bundled Vietnamese catalog lacks the ``%(num)d day`` strings its
 ``timeuntil`` uses since 4.x, so deadlines read "2 days" on a Vietnamese page;
@@ -15,8 +15,8 @@ from django import template
 from django.utils.timesince import timeuntil
 from django.utils.translation import ngettext_lazy
 
-from games import banks
 from games.models import Game
+from games.play import banks
 
 register = template.Library()
 

@@ -165,7 +165,7 @@ def test_the_review_of_a_finished_game_reads_on_its_replay(
     expect(retry).to_have_attribute("data-count", str(len(mistakes)))
     best = data["alternatives"][str(mistakes[0]["event"])][0][0]
     assert best != mistakes[0]["played"]
-    from games import reviews
+    from games.history import reviews
 
     puzzle = reviews.puzzle(
         game=game,

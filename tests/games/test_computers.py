@@ -23,7 +23,7 @@ from accounts.services import computer_player
 from games import jobs, selectors, services, tasks
 from games.engine import bots, record
 from games.models import Game, Move, PlayerStats
-from games.ratings import PROVISIONAL_GAMES
+from games.ratings.ratings import PROVISIONAL_GAMES
 
 from .helpers import decide_every_move, move_event
 

@@ -108,7 +108,7 @@ def test_a_live_games_continuation_gets_no_review_until_the_game_ends(
     assert "Review this game" in page
     assert "The review is on its way." in chloe.post(ask, follow=True).content.decode()
     # The queue makes the review of the game played here first (it ended by
-    # resignation just above), then the import's (games.review_queue).
+    # resignation just above), then the import's (games.history.review_queue).
     assert tasks.review_game.call(imported.pk) == "reviewed"
     assert GameReview.objects.get(game=live).status == GameReview.Status.DONE
     assert tasks.review_game.call(live.pk) == "reviewed"

@@ -18,7 +18,11 @@ from games.engine import record
 from games.engine.classic import COLOURS as CLASSIC_COLOURS
 from games.engine.pavilion import COLOURS as PAVILION_COLOURS
 from games.models import Game, Move, PlayerStats, RatingChange, Seat
-from games.ratings import PROVISIONAL_GAMES, rating_points, ratings_update_for_game
+from games.ratings.ratings import (
+    PROVISIONAL_GAMES,
+    rating_points,
+    ratings_update_for_game,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -17,13 +17,14 @@ import pytest
 from django.urls import reverse
 
 import games.engine.pavilion as pavilion_module
-from games import refusals, selectors, services
+from games import selectors, services
 from games.engine.common import IllegalMoveError, InvalidMoveError
 from games.engine.pavilion_board import COLOURS
 from games.families import family_for
 from games.models import Game, Move
 from games.pavilion import words
 from games.pavilion.words import error_message
+from games.play import refusals
 
 FALLBACK = "That move is not possible."
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -13,9 +13,13 @@ from django.urls import reverse
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games.charts import rating_chart
 from games.models import Game, PlayerStats, RatingChange
-from games.ratings import PROVISIONAL_GAMES, rating_shown, ratings_update_for_game
+from games.ratings.charts import rating_chart
+from games.ratings.ratings import (
+    PROVISIONAL_GAMES,
+    rating_shown,
+    ratings_update_for_game,
+)
 
 pytestmark = pytest.mark.django_db
 

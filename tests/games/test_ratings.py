@@ -1,4 +1,5 @@
-"""games.ratings: OpenSkill Plackett-Luce per family, checked against openskill."""
+"""games.ratings.ratings: OpenSkill Plackett-Luce per family, checked against
+openskill."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from openskill.models import PlackettLuce
 
 from games import selectors, services
 from games.models import Game, PlayerStats, RatingChange
-from games.ratings import conservative, rating_shown, ratings_update_for_game
+from games.ratings.ratings import conservative, rating_shown, ratings_update_for_game
 
 from .test_services import play_out
 

@@ -1,6 +1,6 @@
 """One set of refusal codes for both engines (issue #36 item 3): every code the
 engine raises is in ``common.Refusal``, every code there is raised, and each
-family's words table words only codes of that set (``games/refusals.py`` words
+family's words table words only codes of that set (``games/play/refusals.py`` words
 the ones both families raise)."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from games import refusals
 from games.classic import words as classic_words
 from games.engine import common
 from games.pavilion import words as pavilion_words
+from games.play import refusals
 
 ENGINE = Path(common.__file__).resolve().parent
 

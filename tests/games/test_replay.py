@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games import selectors, services
 from games.engine import record
+from games.history.replay import game_replay
 from games.models import Game
-from games.replay import game_replay
 
 from .helpers import move_event, pavilion_choose
 

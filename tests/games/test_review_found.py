@@ -18,8 +18,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import clock, reviews, services, tasks
+from games import clock, services, tasks
 from games.engine.classic import Take
+from games.history import reviews
 from games.models import Game, GameReview
 
 from .helpers import play_random_moves, resigned_game

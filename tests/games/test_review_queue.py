@@ -3,7 +3,7 @@
 The outside test: four accounts imported 20 records and asked for their
 reviews in 7 s; an ordinary player's finished game then waited more than 22
 minutes for its review. Now the queue serves games played here before imports,
-each account's reviews in turn with everyone else's (``games.review_queue``),
+each account's reviews in turn with everyone else's (``games.history.review_queue``),
 an account may ask for the reviews of ``REVIEW_IMPORTS_PER_DAY`` imports a day,
 the Review tab says the review's place in the queue, and a review whose worker
 died goes back to the queue after ``REVIEW_STALE_SECONDS``."""
@@ -17,8 +17,9 @@ import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from games import clock, review_queue, services, tasks
+from games import clock, services, tasks
 from games.engine import record
+from games.history import review_queue
 from games.models import Game, GameReview
 
 from .conftest import Clock

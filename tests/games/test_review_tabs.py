@@ -17,13 +17,14 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import clock, reviews, selectors, services
+from games import clock, selectors, services
 from games.engine import policy, record
 from games.engine.classic import COLOURS, FLOOR, Take, WallPlacement
 from games.engine.common import CENTER
 from games.engine.pavilion import Bonus, Pass, Place
 from games.engine.pavilion import Take as PavilionTake
 from games.engine.pavilion_board import COLOURS as PAVILION_COLOURS
+from games.history import reviews
 from games.models import Game, GameReview
 from games.pavilion import moves as pavilion_moves
 

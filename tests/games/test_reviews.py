@@ -210,7 +210,7 @@ def test_retry_your_mistakes_asks_for_a_better_decision(resigned, players, clien
         page,
     )
     assert len(keys) >= 2
-    from games import reviews
+    from games.history import reviews
 
     puzzle = reviews.puzzle(
         game=resigned,

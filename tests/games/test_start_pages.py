@@ -14,7 +14,7 @@ from accounts.models import User
 from accounts.services import computer_player
 from games import selectors, services
 from games.models import Game, PlayerStats
-from games.ratings import rating_points
+from games.ratings.ratings import rating_points
 
 from .helpers import move_event
 

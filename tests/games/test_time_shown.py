@@ -19,8 +19,9 @@ from django.utils import timezone
 
 from accounts.services import vacation_start
 from accounts.templatetags.zones import zoned
-from games import banks, emails, selectors, services
+from games import emails, selectors, services
 from games.models import Game, Move
+from games.play import banks
 
 from .helpers import move_event
 
@@ -287,7 +288,7 @@ def test_the_replay_shows_how_long_each_move_took(players, start_game, client_fo
 
 
 def test_an_imported_record_shows_no_move_times(players, start_game):
-    from games.replay import move_times
+    from games.history.replay import move_times
 
     game = start_game(players[:2])
     _play(game)

@@ -102,7 +102,7 @@ def test_busiest_first_then_the_latest_move(client, players, start_game, crowd):
 
 
 def test_pages_follow_the_same_order(client, players, start_game, crowd, monkeypatch):
-    from games import watch_views
+    from games.people import watch_views
 
     monkeypatch.setattr(watch_views, "ARCHIVE_PAGE_SIZE", 2)
     ana, binh, chloe, dae = players

@@ -137,7 +137,7 @@ def test_a_page_whose_database_is_cut_answers_503_in_the_players_language(
     def cut(**kwargs: Any) -> Any:
         raise _cut()
 
-    monkeypatch.setattr("games.profile_views.follow_counts", cut)
+    monkeypatch.setattr("games.people.profile_views.follow_counts", cut)
     caplog.set_level(logging.WARNING)
     response = client_for(ana).get(reverse("profile", args=[binh.username]))
     html = _assert_unavailable(response, caplog)
@@ -178,7 +178,7 @@ def test_htmx_requests_get_the_same_status(make_user, client_for, monkeypatch, c
     def cut(**kwargs: Any) -> Any:
         raise _cut()
 
-    monkeypatch.setattr("games.profile_views.follow_counts", cut)
+    monkeypatch.setattr("games.people.profile_views.follow_counts", cut)
     caplog.set_level(logging.WARNING)
     response = client_for(ana).get(
         reverse("profile", args=["ana"]), HTTP_HX_REQUEST="true"
@@ -220,7 +220,7 @@ def test_any_other_error_is_still_a_server_error(make_user, monkeypatch, caplog)
         error.__cause__ = sqlite3.OperationalError("no such table: accounts_follow")
         raise error
 
-    monkeypatch.setattr("games.profile_views.follow_counts", broken)
+    monkeypatch.setattr("games.people.profile_views.follow_counts", broken)
     client = Client(raise_request_exception=False)
     response = client.get(reverse("profile", args=["ana"]))
     assert response.status_code == 500
@@ -257,7 +257,7 @@ def test_postgresql_terminating_the_requests_connection_answers_503_then_200(
     if connection.vendor != "postgresql":
         pytest.skip("terminates a PostgreSQL backend")
     make_user("ana")
-    from games import profile_views
+    from games.people import profile_views
 
     original = profile_views.follow_counts
     cuts: list[int] = []

@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 
 from accounts.models import GamePage
-from games import presence, selectors, services
+from games import selectors, services
+from games.people import presence
 from games.tasks import run_ready_tasks
 from notify import tasks
 from notify.models import PushSubscription

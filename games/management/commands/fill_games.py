@@ -3,9 +3,10 @@
 Each game is played by the engine with a greedy policy and a little noise
 (``games.fill``: realistic scores; a few games end by resignation), stored like a
 site game — seats with final scores and ranks, every event as a Move row — and
-counted in totals and ratings exactly as ``game_finish`` would (``games.ratings``,
-the site's own functions), in finishing order. Games are played in ``--jobs``
-worker processes (the engine is the cost: ~5–10 ms a game); rows are inserted in
+counted in totals and ratings exactly as ``game_finish`` would
+(``games.ratings.ratings``, the site's own functions), in finishing order. Games
+are played in ``--jobs`` worker processes (the engine is the cost: ~5–10 ms a
+game); rows are inserted in
 bulk (Move rows with one ``executemany`` per batch); the game cache
 (``Game.state``) is left empty, the site rebuilds it from the Move rows.
 """
@@ -28,7 +29,7 @@ from games import clock
 from games.engine import variants
 from games.fill import FillGame, play, play_many
 from games.models import Game, Move, PlayerStats, RatingChange, Seat, variant_family
-from games.ratings import _new_stats, ratings_apply, stats_add_result
+from games.ratings.ratings import _new_stats, ratings_apply, stats_add_result
 
 VARIANTS = (
     (variants.CLASSIC.name, 0.45),

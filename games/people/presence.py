@@ -30,8 +30,7 @@ from django.contrib.auth.models import AnonymousUser
 from accounts import services as account_services
 from accounts.models import User
 from accounts.selectors import PAGE_STALE, open_game_pages
-
-from . import clock
+from games import clock
 
 logger = logging.getLogger(__name__)
 

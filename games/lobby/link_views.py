@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from . import invite_links, selectors, services
-from .models import Game
-from .requests import HtmxHttpRequest
+from games import selectors, services
+from games.lobby import invite_links
+from games.models import Game
+from games.requests import HtmxHttpRequest
 
 
 def _dead(request: HtmxHttpRequest, *, status: int) -> HttpResponse:

@@ -10,9 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from .forms import WatchFilterForm, page_number
-from .history_views import ARCHIVE_PAGE_SIZE, _page, _query_without_page
-from .watch import WatchList
+from games.forms import WatchFilterForm, page_number
+from games.history.history_views import ARCHIVE_PAGE_SIZE, _page, _query_without_page
+from games.people.watch import WatchList
 
 
 @require_GET

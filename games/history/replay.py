@@ -15,11 +15,10 @@ from datetime import datetime
 from typing import Any
 
 from games.engine.common import Game as EngineGame
-
-from .banks import took_words
-from .families import family_for
-from .models import Game, Seat
-from .selectors import engine_replayed
+from games.families import family_for
+from games.models import Game, Seat
+from games.play.banks import took_words
+from games.selectors import engine_replayed
 
 
 @dataclass

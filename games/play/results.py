@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from .selectors import SeatStanding
+from games.selectors import SeatStanding
 
 
 class ResultRow(NamedTuple):
@@ -21,7 +21,7 @@ class ResultRow(NamedTuple):
     """Another seat holds the same rank."""
     accuracy: float | None = None
     """The game's review's accuracy of the seat, where the page shows it (the
-    game page, once the review is made: ``games.reviews.page_review``)."""
+    game page, once the review is made: ``games.history.reviews.page_review``)."""
 
 
 def final_results(

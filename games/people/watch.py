@@ -3,7 +3,7 @@ many watch a game, and the watch page's list of games in progress, busiest
 first.
 
 A watcher is a signed-in person with the game's page open (its socket, a fresh
-``accounts.GamePage`` row, ``games.presence``) who has no seat in the game;
+``accounts.GamePage`` row, ``games.people.presence``) who has no seat in the game;
 visitors who are not signed in are not recorded, so they are not counted.
 """
 
@@ -16,10 +16,9 @@ from datetime import datetime
 from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
 
 from accounts.selectors import open_game_pages
-
-from . import clock
-from .models import Game, Move, Seat
-from .selectors import last_move_at, seats_with_users
+from games import clock
+from games.models import Game, Move, Seat
+from games.selectors import last_move_at, seats_with_users
 
 
 def watcher_counts(*, game_ids: Iterable[int] | None = None) -> dict[int, int]:

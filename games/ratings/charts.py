@@ -10,8 +10,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from .models import RatingChange
-from .ratings import rating_points
+from games.models import RatingChange
+from games.ratings.ratings import rating_points
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 56, 40, 16, 56

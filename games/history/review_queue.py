@@ -38,8 +38,8 @@ from datetime import datetime
 from django.db.models import F, OuterRef, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
-from . import notifications
-from .models import Game, GameReview
+from games import notifications
+from games.models import Game, GameReview
 
 CLAIM_TRIES = 5
 """Heads :func:`claim_next` tries when another worker claims each first."""

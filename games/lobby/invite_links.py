@@ -18,8 +18,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-
-from . import clock, selectors, services
+from games import clock, selectors, services
 
 SESSION_KEY = "games.invite_link"
 WISH_SECONDS = 3600

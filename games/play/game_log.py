@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from django.utils.translation import gettext as _
 
 from games.engine.common import Game as EngineGame
-
-from .models import Game, Seat
-from .selectors import engine_replayed
+from games.models import Game, Seat
+from games.selectors import engine_replayed
 
 if TYPE_CHECKING:
-    from .families import GameFamily
+    from games.families import GameFamily
 
 
 def _left_text(game: Game, seat: Seat, last_forfeit: int | None) -> str:

@@ -23,16 +23,21 @@ from django.views.decorators.http import (
 from django.views.decorators.vary import vary_on_headers
 from django_ratelimit.decorators import ratelimit
 
+from games import selectors, services
 from games.engine.variants import PLAYERS
-
-from . import replay as replays
-from . import reviews, selectors, services
-from .families import family_for
-from .forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
-from .models import FAMILY_VARIANTS, Family, Game
-from .ratings import PROVISIONAL_GAMES
-from .requests import HtmxHttpRequest, SignedInHttpRequest, vary_on_htmx, wants_partial
-from .results import final_results
+from games.families import family_for
+from games.forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
+from games.history import replay as replays
+from games.history import reviews
+from games.models import FAMILY_VARIANTS, Family, Game
+from games.play.results import final_results
+from games.ratings.ratings import PROVISIONAL_GAMES
+from games.requests import (
+    HtmxHttpRequest,
+    SignedInHttpRequest,
+    vary_on_htmx,
+    wants_partial,
+)
 
 REVIEW_PANEL = "review-panel"
 """The id of the Review tab's panel (``templates/games/replay.html``)."""

@@ -22,11 +22,10 @@ from games.engine.review import (
     Review,
     SeatReview,
 )
-
-from . import review_queue
-from .families import family_for
-from .models import Game, GameReview
-from .selectors import engine_after, game_continued, seat_view
+from games.families import family_for
+from games.history import review_queue
+from games.models import Game, GameReview
+from games.selectors import engine_after, game_continued, seat_view
 
 CHART_WIDTH = 480
 CHART_HEIGHT = 230
@@ -114,7 +113,7 @@ class ReviewView:
     total: int
     ahead: int | None = None
     """While it waits: the reviews to be made before it (its place in the
-    queue, ``games.review_queue``)."""
+    queue, ``games.history.review_queue``)."""
     seats: list[SeatSummary] = field(default_factory=list)
     chart: dict[str, Any] | None = None
     """The chart's geometry (``_chart``): a polyline per seat and the axes'

@@ -18,9 +18,8 @@ from django.utils.translation import gettext, ngettext
 
 from accounts.models import VACATION_DAYS_PER_YEAR, Vacation
 from accounts.services import vacation_days_used
-
-from . import clock
-from .models import Game, Seat
+from games import clock
+from games.models import Game, Seat
 
 
 def turn_allowance(game: Game, seat: Seat | None) -> timedelta:

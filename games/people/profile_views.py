@@ -12,10 +12,9 @@ from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
 from accounts.selectors import follow_counts, follows, presence, user_blocks
-
-from . import selectors
-from .charts import rating_chart
-from .models import Family
+from games import selectors
+from games.models import Family
+from games.ratings.charts import rating_chart
 
 
 def _family_summaries(player: User) -> list[dict[str, Any]]:

@@ -19,8 +19,8 @@ from functools import cache
 from django.db import transaction
 from openskill.models import PlackettLuce
 
-from .models import PROVISIONAL_GAMES as PROVISIONAL_GAMES  # beside PlayerStats
-from .models import (
+from games.models import PROVISIONAL_GAMES as PROVISIONAL_GAMES  # beside PlayerStats
+from games.models import (
     Game,
     PlayerStats,
     RatingChange,

@@ -1,0 +1,1 @@
+"""Ratings: the update after a rated game, and the rating-history charts."""
