@@ -183,11 +183,14 @@ def vacation_current(*, user: User) -> Vacation | None:
     )
 
 
-def _clocks_moved(user: User, delta: timedelta) -> None:
+def _clocks_moved(user: User, delta: timedelta, *, nowait: bool = False) -> None:
     """Tell whoever keeps ``user``'s clocks that they moved by ``delta``
     (``signals.vacation_changed``: ``games`` moves the deadlines of the games
-    where they are to move, in this transaction)."""
-    signals.vacation_changed.send(sender=Vacation, user_id=user.pk, delta=delta)
+    where they are to move, in this transaction; with ``nowait``, without
+    waiting for a lock another transaction holds)."""
+    signals.vacation_changed.send(
+        sender=Vacation, user_id=user.pk, delta=delta, nowait=nowait
+    )
 
 
 def vacation_start(*, user: User, days: int) -> Vacation:
@@ -223,16 +226,19 @@ def vacation_end(*, user: User) -> None:
         raise VacationError(_("You are not on vacation."), "not_on_vacation")
 
 
-def vacation_end_now(*, user: User) -> bool:
+def vacation_end_now(*, user: User, nowait: bool = False) -> bool:
     """End ``user``'s vacation now if they are on one, and say whether they
     were: coming back early (``vacation_end``), or a move made during it
     (``games.services.play``, docs/clock.md, "A move ends a vacation"). The
     vacation's end becomes now, the unused whole days return, and the
     deadlines it pushed move back (``signals.vacation_changed``, in this
     transaction). Locks the account first, then (through the signal) its
-    games, as ``vacation_start`` does."""
+    games, as ``vacation_start`` does; with ``nowait`` (a move, which holds
+    its game's lock already) it waits for none of them and raises
+    ``django.db.DatabaseError`` when one is held elsewhere, so no two
+    transactions ever wait on each other."""
     with transaction.atomic():
-        User.objects.select_for_update().filter(pk=user.pk).first()
+        User.objects.select_for_update(nowait=nowait).filter(pk=user.pk).first()
         vacation = vacation_current(user=user)
         if vacation is None:
             return False
@@ -240,7 +246,7 @@ def vacation_end_now(*, user: User) -> bool:
         unused = vacation.ends_at - now
         vacation.ends_at = now
         vacation.save(update_fields=["ends_at"])
-        _clocks_moved(user, -unused)
+        _clocks_moved(user, -unused, nowait=nowait)
     return True
 
 

@@ -38,12 +38,14 @@ def on_block_created(*, blocker: Any, blocked: Any, **_: Any) -> None:
             game_invitation_respond(game_id=game_id, user=blocker, accept=False)
 
 
-def on_vacation_changed(*, user_id: int, delta: timedelta, **_: Any) -> None:
+def on_vacation_changed(
+    *, user_id: int, delta: timedelta, nowait: bool = False, **_: Any
+) -> None:
     """A vacation began or ended early (in Settings, or by a move:
     docs/clock.md, "A move ends a vacation"): the deadlines of the games where
     the player is to move move with it, in the vacation's transaction, and every
     open page of their games in progress draws its board again after commit."""
-    game_deadlines_shift(user_id=user_id, delta=delta)
+    game_deadlines_shift(user_id=user_id, delta=delta, nowait=nowait)
 
 
 def _site_now() -> datetime:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from accounts import services as account_services
@@ -57,11 +57,6 @@ class PlayedMove(NamedTuple):
     vacation_ended: bool = False
 
 
-class _OnVacation(Exception):
-    """The mover is on vacation: the move is made again, after their vacation
-    ends, in one transaction that locks their account before the game."""
-
-
 def _may_move(game: Game, view: SeatView, expected_ply: int) -> int:
     """The seat ``view``'s player moves from, if they may move now (else the
     refusal): seated, the game in progress, the page current, their turn."""
@@ -84,21 +79,20 @@ def _may_move(game: Game, view: SeatView, expected_ply: int) -> int:
 
 
 def _move(
-    game_id: int,
-    user: User,
-    move: Mapping[str, Any],
-    expected_ply: int,
-    *,
-    ending_vacation: bool,
+    game_id: int, user: User, move: Mapping[str, Any], expected_ply: int
 ) -> PlayedMove:
-    """One transaction of ``game_play_move``. A mover on vacation
-    (their seat carries ``vacation_until``, read with the locked game) raises
-    ``_OnVacation`` once the move is known to be legal, unless
-    ``ending_vacation``: then their vacation ends first, before the game is
-    locked (the account, then its games, as a vacation locks them), so the
-    deadlines it moves back are read here already moved."""
+    """The one transaction of ``game_play_move``.
+
+    A mover on vacation (their seat carries ``vacation_until``, read with the
+    locked game) ends it here once the move is known to be legal, before the
+    move is stored. This transaction holds the game's lock already, and a
+    vacation locks the account, then its games: so it takes those locks
+    without waiting (``nowait``), and a lock another transaction holds (the
+    player's settings page ending the vacation at the same moment, an
+    opponent's move in another of their games) refuses the move, unplayed, for
+    the player to send again, instead of two transactions waiting on each other.
+    """
     with transaction.atomic():
-        ended = ending_vacation and account_services.vacation_end_now(user=user)
         game = locked_game(game_id, with_seats=True)
         seat_rows = list(game.seats.all())  # prefetched, in seat order
         view = seat_view(game=game, user=user, seats=seat_rows)
@@ -112,8 +106,23 @@ def _move(
                 family_for(game.variant).error_message(error), error.code
             ) from None
         mover = next(s for s in seat_rows if s.number == seat)
-        if not ending_vacation and getattr(mover, "vacation_until", None):
-            raise _OnVacation
+        ended = False
+        if getattr(mover, "vacation_until", None):
+            try:
+                ended = account_services.vacation_end_now(user=user, nowait=True)
+            except DatabaseError:
+                raise GameActionError(
+                    _("Your other games were busy for a moment; play your move again."),
+                    "busy",
+                ) from None
+            # the deadlines moved back, this game's too: read it as it now is,
+            # and the seat the answer draws is back from its vacation
+            setattr(mover, "vacation_until", None)  # noqa: B010  (an annotation)
+            game.turn_deadline = (
+                Game.objects.filter(pk=game.pk)
+                .values_list("turn_deadline", flat=True)
+                .get()
+            )
         append_events(game, engine, events, rng=deals(), seats=seat_rows)
         # game_finish changes more fields when the move ended the game.
         game.save(update_fields=_MOVE_FIELDS if game.status == "active" else None)
@@ -138,10 +147,7 @@ def game_play_move(
     another query or replay.
     """
     try:
-        try:
-            return _move(game_id, user, move, expected_ply, ending_vacation=False)
-        except _OnVacation:
-            return _move(game_id, user, move, expected_ply, ending_vacation=True)
+        return _move(game_id, user, move, expected_ply)
     except IntegrityError:
         # Another request appended the same ply first (SQLite's only guard).
         raise GameActionError(
@@ -152,15 +158,18 @@ def game_play_move(
 # ------------------------------------------------------------ vacations
 
 
-def game_deadlines_shift(*, user_id: int, delta: timedelta) -> None:
+def game_deadlines_shift(
+    *, user_id: int, delta: timedelta, nowait: bool = False
+) -> None:
     """A vacation of ``user_id`` began or ended (``games.receivers``, in the
     vacation's transaction): the deadlines of the games where they are to move
     move by ``delta``, and every open page of their games in progress draws its
     board again after commit, the note "… is on vacation until …" and the
     clocks as they now stand (a ring that asks for a redraw though the ply did
-    not move: ``notifications.game_updated``)."""
+    not move: ``notifications.game_updated``). With ``nowait`` (a move's own
+    transaction) a game another transaction holds raises instead of waiting."""
     games = (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(nowait=nowait)
         .filter(
             status=Game.Status.ACTIVE,
             pk__in=Seat.objects.filter(user_id=user_id).values("game_id"),

@@ -5,12 +5,14 @@ vacation until …" comes and goes live)."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from django.db import connection, connections, transaction
 from django.urls import reverse
 
-from accounts.models import Vacation
+from accounts.models import User, Vacation
 from accounts.services import (
     vacation_current,
     vacation_days_used,
@@ -212,3 +214,48 @@ async def test_a_watcher_s_socket_hears_redraw_when_a_vacation_starts(
         "redraw": True,
     }
     await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_on_vacation_while_the_account_is_locked_elsewhere_is_sent_again(
+    players, start_game, fake_clock
+):
+    """The move's one transaction holds its game's lock, so it takes the
+    vacation's locks without waiting: while another transaction holds the
+    account (the settings page ending the vacation at that moment), the move
+    is refused unplayed, with words to send it again, and nothing changed."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises writers; row locks are PostgreSQL's")
+    ana, binh = players[:2]
+    game = game_where(start_game, [ana, binh], to_move_user=ana)
+    vacation_start(user=ana, days=3)
+    game.refresh_from_db()
+    ply, deadline = game.ply, game.turn_deadline
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                User.objects.select_for_update().filter(pk=ana.pk).first()
+                locked.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert locked.wait(10)
+    try:
+        with pytest.raises(services.GameActionError) as refused:
+            play(game, ana)
+    finally:
+        release.set()
+        holder.join()
+    assert refused.value.code == "busy"
+    assert "play your move again" in refused.value.message
+    game.refresh_from_db()
+    assert (game.ply, game.turn_deadline) == (ply, deadline)
+    assert vacation_current(user=ana) is not None
+    # sent again, it is played and ends the vacation
+    assert play(game, ana).vacation_ended
+    assert vacation_current(user=ana) is None
