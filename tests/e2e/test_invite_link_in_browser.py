@@ -60,8 +60,9 @@ def test_a_new_account_takes_the_seat_through_the_link(
     guest.goto(copied)
     expect(guest.locator("h1")).to_have_text("ana invites you to play")
     expect(guest.locator(".seats li")).to_have_text(["ana", "open seat"])
+    # the game's clock in words: the default bank, Daily (issue #37)
     expect(guest.locator(".seats .meta")).to_contain_text(
-        "2 players, 3 days per move, unrated"
+        "2 players, 3 days, +1 day a turn, at most 7 days, unrated"
     )
     guest.get_by_role("button", name="Sign up and take the seat").click()
     expect(guest.locator("h1")).to_have_text("Sign up")
