@@ -13,48 +13,39 @@ TEMPLATE_DIRS = ("templates", "games", "accounts", "chat", "notify")
 LONGEST = 200
 
 STILL_TO_TIDY = {
-    "templates/accounts/_presence.html": 1,
-    "templates/accounts/profile.html": 7,
-    "templates/accounts/settings.html": 2,
-    "templates/base.html": 1,
-    "templates/chat/_chat.html": 9,
-    "templates/games/_board.html": 5,
-    "templates/games/_computer_badge.html": 1,
-    "templates/games/_fair_play.html": 1,
-    "templates/games/_game_list.html": 3,
-    "templates/games/_rating_chart.html": 2,
+    "templates/games/_game_list.html": 1,
     "templates/games/_results.html": 2,
     "templates/games/_review.html": 10,
     "templates/games/_review_best.html": 3,
     "templates/games/_review_choices.html": 1,
     "templates/games/_review_step.html": 3,
-    "templates/games/_seat_list.html": 1,
-    "templates/games/_turn_badge.html": 2,
-    "templates/games/archive.html": 1,
-    "templates/games/game_detail.html": 3,
-    "templates/games/game_new.html": 1,
-    "templates/games/high_scores.html": 1,
-    "templates/games/home.html": 1,
-    "templates/games/invite_link_dead.html": 1,
-    "templates/games/leaderboard.html": 2,
+    "templates/games/game_detail.html": 1,
     "templates/games/replay.html": 6,
     "templates/games/retry.html": 3,
 }
 """The long lines left, by template: a count only goes down (to none, when the
-template leaves this list). Break a line inside a tag or between block or flex
-items, never inside {% blocktranslate %} (its msgid would change)."""
+template leaves this list). These lines' raw HTML is what tests read (attribute
+runs, text with its spaces), so they break only where those tests still match."""
 
 
 def _templates() -> list[Path]:
+    """Every template: the pages' HTML, and the e-mails' and pushes' text."""
     return sorted(
         path
         for folder in TEMPLATE_DIRS
-        for path in (ROOT / folder).rglob("*.html")
+        for path in (ROOT / folder).rglob("*")
         if ".venv" not in path.parts
+        and (
+            path.suffix == ".html"
+            or (path.suffix == ".txt" and "templates" in path.parts)
+        )
     )
 
 
 def test_no_template_line_is_over_200_characters() -> None:
+    """A long line breaks inside a tag, between block items or at a space already
+    drawn; a long text to translate goes in {% blocktranslate trimmed %}, wrapped
+    at its spaces (the msgid stays the same)."""
     long_lines = Counter(
         str(path.relative_to(ROOT))
         for path in _templates()
