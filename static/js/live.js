@@ -164,6 +164,12 @@
     var hello = true; // the socket's first message says where things stand
     var redraw = false; // a ring asked for the board again at the same ply
     var opened = false; // the socket was open before (a reconnect catches up)
+    // The player's own actions on the board (a move, a resignation) under way.
+    // The board is not refetched meanwhile: the action's answer is the new
+    // board, and a refetch that landed first would detach the form that sent
+    // it, so htmx would swap the answer into the detached board and lose its
+    // out-of-band parts (the toast "Your vacation has ended").
+    var actions = 0;
 
     function live() { return document.getElementById("live-game"); }
     function board() { return document.getElementById("board"); }
@@ -174,7 +180,7 @@
         (latest.ply === Number(b.dataset.ply) && latest.status !== b.dataset.status);
     }
     function refresh() {
-      if (fetching || !stale()) return;
+      if (fetching || actions > 0 || !stale()) return;
       fetching = true;
       redraw = false;
       var done = function () { fetching = false; refresh(); };
@@ -200,6 +206,18 @@
           refresh();
         });
     }
+    document.addEventListener("htmx:beforeSend", function (event) {
+      var b = board();
+      var elt = event.detail.elt;
+      if (!b || elt === b || !b.contains(elt)) return;
+      actions += 1;
+      // loadend comes after htmx's own load handler (the swap) and on an
+      // error, an abort or a timeout too.
+      event.detail.xhr.addEventListener("loadend", function () {
+        actions -= 1;
+        refresh();
+      });
+    });
     socket(path, "game", function (msg) {
       if (msg.type !== "game") return;
       var first = hello;
