@@ -23,7 +23,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from azulsite.bodies import BodyLimit  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
+from leagues.routing import websocket_urlpatterns as league_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -33,7 +34,7 @@ application = ProtocolTypeRouter(
             timeout=settings.REQUEST_BODY_TIMEOUT,
         ),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter(league_sockets + game_sockets))
         ),
     }
 )

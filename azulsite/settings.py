@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "chat",
+    "leagues",
     "notify",
 ]
 
@@ -499,6 +500,11 @@ TASK_QUEUES = ["default", "notify", "review"]
 # gets (issue #27; games.engine.review: counted as search nodes and playouts, not
 # by the clock); unset, the engine's default (review.DEFAULT_SECONDS, 1 s).
 REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or review.DEFAULT_SECONDS)
+
+# The strong computer's budget a decision when it plays out a league game left
+# unfinished on its season's last day, 16 times (leagues.services.verdict;
+# docs/leagues.md, "The last day"): its node floor (200) at the default.
+SEASON_DECIDE_SECONDS = float(os.environ.get("SEASON_DECIDE_SECONDS") or 0.0)
 # The review queue (issue #33: four accounts' 80 imports made a played game's
 # review wait 22 minutes; games/history/review_queue.py). Reviews of games played here
 # are served before imports', each account's in turn with everyone else's; an

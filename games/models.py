@@ -64,6 +64,8 @@ class Game(models.Model):
         NORMAL = "normal", _("Final scoring")
         RESIGNED = "resigned", _("Resignation")
         TIMEOUT = "timeout", _("Time forfeit")
+        # An event's game unfinished on its last day (leagues: docs/leagues.md)
+        DECIDED = "decided", _("Decided at the season's end")
 
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices)
     status = models.CharField(

@@ -23,6 +23,11 @@ game_started = Signal()
 game_finished = Signal()
 """``game_id`` is over (a game played here, not an imported one)."""
 
+seat_left = Signal()
+"""A player left ``game_id`` before its end: ``seat`` (its number), ``user_id``
+and ``reason`` (``Game.EndReason``: resigned, or timeout for a forfeit on
+time), whether the game ended with it or the others play on."""
+
 vacation_day_spent = Signal()
 """``user_id``'s bank ran out in ``game_id`` and one of their vacation days was
 spent (docs/clock.md, "A bank runs out")."""

@@ -112,6 +112,9 @@ def game_record(game: Game) -> dict[str, Any]:
     if game.imported:
         return exported
     times = game.moves.order_by("ply").values_list("created_at", flat=True)
+    if game.end_reason == Game.EndReason.DECIDED:
+        # ended by a verdict, not by its play: the places given (docs/record.md)
+        exported["decided"] = {"ranks": [seat.rank for seat in seats]}
     return {
         **exported,
         "clock": game.time_control.to_record(days_per_move=game.days_per_move),

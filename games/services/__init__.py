@@ -33,12 +33,18 @@ are shifted here (``games.receivers``).
 from __future__ import annotations
 
 from games.services.common import GameActionError
-from games.services.endings import game_bank_ran_out, game_resign, game_timeout
+from games.services.endings import (
+    game_bank_ran_out,
+    game_decide,
+    game_resign,
+    game_timeout,
+)
 from games.services.lobby import (
     game_cancel,
     game_create,
     game_invitation_respond,
     game_join,
+    game_start_seated,
 )
 from games.services.play import PlayedMove, game_deadlines_shift, game_play_move
 from games.services.records import RECORD_MAX_BYTES, ImportedRecord, game_import
@@ -53,6 +59,7 @@ __all__ = [
     "PlayedMove",
     "game_cancel",
     "game_create",
+    "game_decide",
     "game_deadlines_shift",
     "game_finish",
     "game_import",
@@ -60,6 +67,7 @@ __all__ = [
     "game_join",
     "game_play_move",
     "game_rematch",
+    "game_start_seated",
     "game_resign",
     "game_review_queue",
     "game_timeout",

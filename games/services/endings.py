@@ -1,4 +1,5 @@
-"""Writes that end a seat's part in a game: resignation and timeout.
+"""Writes that end a seat's part in a game: resignation and timeout; and a
+game decided from outside its play (an event's last day, ``game_decide``).
 
 Every end goes through ``turns.game_finish``, the one place a game ends (lila's
 ``Finisher``): the normal end (the last move, from
@@ -157,6 +158,13 @@ def _seat_leaves(
     else:
         seat.forfeited_at = now
         seat.save(update_fields=["forfeited_at", "forfeited_ply", "left_at"])
+    announce(
+        signals.seat_left,
+        game_id=game.pk,
+        seat=seat.number,
+        user_id=seat.user_id,
+        reason=str(reason),
+    )
     engine = game_engine(game)
     if _nobody_left_to_play(seats):
         game_finish(game=game, engine=engine, reason=reason, seats=seats)
@@ -173,3 +181,31 @@ def _nobody_left_to_play(seats: Sequence[Seat]) -> bool:
     still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
     people = [s for s in still_playing if s.user is None or not s.user.computer_level]
     return len(still_playing) <= 1 or not people
+
+
+def game_decide(*, game_id: int, ranks: Sequence[int]) -> Game | None:
+    """End a game in progress with ``ranks`` by seat (1 the best; equal ranks
+    share a place), decided from outside its play: a league's season ended
+    before it did (``leagues``, docs/leagues.md, "The last day"). The scores
+    stay as they stand, the game is unrated (nobody's rating moves on a
+    verdict) and marked ``EndReason.DECIDED``; its players are not told game
+    by game. None when the game is not in progress any more (it ended
+    meanwhile), else the game."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return None
+        seats = list(game.seats.order_by("number"))
+        if len(ranks) != len(seats):
+            raise ValueError(f"{len(ranks)} ranks for {len(seats)} seats")
+        game.rated = False
+        game_finish(
+            game=game,
+            engine=game_engine(game),
+            reason=Game.EndReason.DECIDED,
+            seats=seats,
+            ranks=list(ranks),
+        )
+        game.save()
+        notify_after_commit(game, {s.number: s.user_id for s in seats})
+    return game

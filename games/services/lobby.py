@@ -464,3 +464,49 @@ def start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> No
     game.opening = record.opening_key(game.variant, game.cached_events)
     game.save()
     announce(signals.game_started, game_id=game.pk, started_by=by)
+
+
+def game_start_seated(
+    *,
+    variant: str,
+    users: Sequence[User],
+    first_seat: int,
+    time_control: str,
+    rated: bool = True,
+    vacation_spends: bool = False,
+) -> Game:
+    """A game started at once with ``users`` in its seats, in order, and seat
+    ``first_seat`` to play first: an event's game (``leagues``), whose
+    players were seated by the event, not invited. Its players are not told
+    of it, nor of its first turn: the event tells each of them once of all
+    its games (issue #38: never one message per game created). The caller's
+    transaction, if any, holds it; the first deal is made here."""
+    players = len(users)
+    _game_settings_check(variant=variant, players=players, time_control=time_control)
+    if not 0 <= first_seat < players:
+        raise GameActionError(_("No such seat."), "seat")
+    with transaction.atomic():
+        game = Game.objects.create(
+            variant=variant,
+            players=players,
+            clock=time_control,
+            vacation_spends=vacation_spends,
+            rated=rated,
+            creator=users[0],
+            first_seat=first_seat,
+        )
+        seats = [
+            Seat(game=game, number=number, user=user, invite_status=Seat.Invite.JOINED)
+            for number, user in enumerate(users)
+        ]
+        Seat.objects.bulk_create(seats)
+        engine = record.new_game(variant, players, first_seat)
+        game.status = Game.Status.ACTIVE
+        game.started_at = clock.now()
+        append_events(game, engine, [], rng=deals(), seats=seats)
+        if game.seat_to_move is not None and game.turn_deadline is not None:
+            # the first turn is told by the event, with its other games
+            game.turn_email_sent = True
+        game.opening = record.opening_key(game.variant, game.cached_events)
+        game.save()
+    return game

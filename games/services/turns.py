@@ -298,7 +298,12 @@ def left_at(seat: Seat, game: Game) -> tuple[int, float] | None:
 
 
 def game_finish(
-    *, game: Game, engine: EngineGame, reason: str, seats: Sequence[Seat]
+    *,
+    game: Game,
+    engine: EngineGame,
+    reason: str,
+    seats: Sequence[Seat],
+    ranks: Sequence[int] | None = None,
 ) -> None:
     """The one place a game ends: final scores and ranks on the seats.
 
@@ -312,6 +317,11 @@ def game_finish(
     ``seats`` are the game's seats in order; they get their final score and rank
     (so a caller that drew them from the same objects shows the result). The
     caller holds the row lock and saves ``game``.
+
+    A game decided from outside its play (an event's last day,
+    ``endings.game_decide``) comes with its ``ranks`` by seat: they stand, the
+    scores are those so far, and nobody is told of it game by game (the event
+    tells its players once).
     """
     outcome = engine.outcome()
     if reason == Game.EndReason.NORMAL and outcome is not None:
@@ -325,7 +335,8 @@ def game_finish(
         left = left_at(seat, game)
         still_in = (1, 0, 0.0) if left is None else (0, *left)
         keys.append((*still_in, *strength[seat.number]))
-    ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
+    if ranks is None:
+        ranks = [1 + sum(1 for other in keys if other > key) for key in keys]
     table = Seat.score_table_of(game)
     for seat in seats:
         seat.score = scores[seat.number]
@@ -340,5 +351,6 @@ def game_finish(
     game.computer_turn_since = None
     ratings_update_for_game(game=game)
     if not game.imported:
-        announce(signals.game_finished, game_id=game.pk)
+        if reason != Game.EndReason.DECIDED:
+            announce(signals.game_finished, game_id=game.pk)
         game_review_queue(game=game)  # finished just above
