@@ -501,6 +501,10 @@ TASK_QUEUES = ["default", "notify", "review"]
 # by the clock); unset, the engine's default (review.DEFAULT_SECONDS, 1 s).
 REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or review.DEFAULT_SECONDS)
 
+# Sections other apps add to a player's profile (the profile is drawn by games,
+# which knows no app above it): templates included in order, with "player".
+PROFILE_SECTIONS = ["leagues/_profile_seasons.html"]
+
 # The strong computer's budget a decision when it plays out a league game left
 # unfinished on its season's last day, 16 times (leagues.services.verdict;
 # docs/leagues.md, "The last day"): its node floor (200) at the default.

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.conf import settings
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import User
@@ -77,6 +78,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             and user_blocks(blocker=viewer, blocked=player),
             **_follow_context(viewer, player, can_follow=can_block),
             "families": _family_summaries(player),
+            # what other apps show of a player (leagues: their seasons)
+            "profile_sections": settings.PROFILE_SECTIONS,
             "active_games": selectors.game_list_for_player(user=player, finished=False),
             "finished_games": selectors.game_list_for_player(
                 user=player, finished=True
