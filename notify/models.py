@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 
 class PushSubscription(models.Model):
@@ -55,7 +56,10 @@ class Notice(models.Model):
     UPDATEs), so a second run or a second process sends nothing.
 
     ``key`` tells the occasions of one kind apart: for a reminder the turn (ply),
-    its deadline and the hours before it (``"12@1764950400/4h"``)."""
+    its deadline and the hours before it (``"12@1764950400/4h"``). A league
+    season's start and end are told with no game, the season in the key
+    (``"season:7"``); the second constraint keeps those once (a NULL ``game``
+    is never equal to another in the first)."""
 
     class Kind(models.TextChoices):
         REMINDER = "reminder"
@@ -64,14 +68,20 @@ class Notice(models.Model):
         FINISHED = "finished"
         CHAT = "chat"
         VACATION = "vacation"
+        SEASON_STARTED = "season_started"
+        SEASON_ENDED = "season_ended"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
     )
     game = models.ForeignKey(
-        "games.Game", on_delete=models.CASCADE, related_name="notices"
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notices",
     )
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
     key = models.CharField(max_length=60, blank=True, default="")
     sent_at = models.DateTimeField()
 
@@ -79,9 +89,15 @@ class Notice(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "game", "kind", "key"], name="notice_once"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "key"],
+                condition=Q(game__isnull=True),
+                name="notice_once_without_game",
+            ),
         ]
         indexes = [models.Index(fields=["kind", "sent_at"])]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.key} to {self.user_id} in game {self.game_id}"
+        where = f" in game {self.game_id}" if self.game_id is not None else ""
+        return f"{self.kind} {self.key} to {self.user_id}{where}"

@@ -1,4 +1,5 @@
-"""What notify does when the game side announces something (``games.signals``).
+"""What notify does when the game side announces something (``games.signals``,
+``chat.signals``, ``leagues.signals``).
 
 Connected in ``NotifyConfig.ready()``. The game side's news queue a task
 (``notify.tasks``) on the notifications' queue; a queue that is down is logged:
@@ -17,6 +18,7 @@ from django_tasks.base import Task
 from chat import signals as chat_signals
 from games import signals
 from games.jobs import Report
+from leagues import signals as league_signals
 
 from . import jobs, tasks
 
@@ -54,13 +56,22 @@ def on_message_posted(*, message_id: int, **_: Any) -> None:
     _enqueue(tasks.message_posted, message_id)
 
 
+def on_season_started(*, season_id: int, **_: Any) -> None:
+    _enqueue(tasks.season_started, season_id)
+
+
+def on_season_ended(*, season_id: int, **_: Any) -> None:
+    _enqueue(tasks.season_ended, season_id)
+
+
 def on_deadline_pass(*, report: Report, **_: Any) -> None:
     jobs.process_reminders(report)
     jobs.process_turn_emails(report)
 
 
 def connect() -> None:
-    """Subscribe to the game side's announcements (once: ``dispatch_uid``)."""
+    """Subscribe to the game side's, the chat's and the leagues' announcements
+    (once: ``dispatch_uid``)."""
     for signal, receiver in (
         (signals.turn_started, on_turn_started),
         (signals.invited, on_invited),
@@ -69,5 +80,7 @@ def connect() -> None:
         (signals.vacation_day_spent, on_vacation_day_spent),
         (signals.deadline_pass, on_deadline_pass),
         (chat_signals.message_posted, on_message_posted),
+        (league_signals.season_started, on_season_started),
+        (league_signals.season_ended, on_season_ended),
     ):
         signal.connect(receiver, dispatch_uid=f"notify.{receiver.__name__}")

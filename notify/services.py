@@ -2,12 +2,13 @@
 
 Each kind of notification has its own choice on the account (``User.notify_turn``,
 ``notify_game``, ``notify_reminder``, ``notify_finished``; a vacation day spent
-when a bank ran out is told as a reminder). E-mail also follows
-``User.email_notifications``: "never" sends no e-mail at all, and a player on
-the daily digest gets no e-mail on each move. Push goes to every browser the
-player turned it on in (``PushSubscription``), except about a game whose page
-that player has open right now (``games.people.presence``): the board already says it.
-Computer players and inactive accounts hear nothing.
+when a bank ran out is told as a reminder, a league season that starts as a
+game that starts, one that ends as a game that finished: ``notify.seasons``).
+E-mail also follows ``User.email_notifications``: "never" sends no e-mail at
+all, and a player on the daily digest gets no e-mail on each move. Push goes to
+every browser the player turned it on in (``PushSubscription``), except about
+a game whose page that player has open right now (``games.people.presence``):
+the board already says it. Computer players and inactive accounts hear nothing.
 
 No floods (issue #23): one player hears of at most
 ``INVITATION_NOTICES_PER_HOUR`` invitations an hour, from everyone together
@@ -25,7 +26,7 @@ occasion first (a guarded UPDATE or a :class:`Notice` row), so nothing goes twic
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -53,6 +54,8 @@ KIND_FIELDS = {
     "finished": "notify_finished",
     "chat": "notify_chat",
     "vacation": "notify_reminder",
+    "season_started": "notify_game",
+    "season_ended": "notify_finished",
 }
 
 
@@ -137,8 +140,9 @@ def turn_email_waits(*, user: User, game: Game) -> bool:
     ).exists()
 
 
-def claim(*, user: User, game: Game, kind: str, key: str = "") -> bool:
-    """Record that this notice goes out now; False if it already went."""
+def claim(*, user: User, game: Game | None, kind: str, key: str = "") -> bool:
+    """Record that this notice goes out now; False if it already went. One
+    about no game (a league season's) is told apart by its ``key`` alone."""
     try:
         with transaction.atomic():
             Notice.objects.create(
@@ -200,6 +204,15 @@ def push_to_user(
     if not subscriptions or presence.watching(user_id=user.pk, game_id=game.pk):
         return 0
     payload = push_payload(user, game, template, context, path=path)
+    return push_each(subscriptions, payload, ttl=ttl)
+
+
+def push_each(
+    subscriptions: Iterable[PushSubscription], payload: dict[str, str], *, ttl: int
+) -> int:
+    """Push ``payload`` to each of ``subscriptions``; how many push services
+    took it. Each send is on its own: one that fails is logged and the next
+    browser still hears."""
     taken = 0
     for subscription in subscriptions:
         try:

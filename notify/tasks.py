@@ -6,13 +6,16 @@ push service or an SMTP server. Each claims its occasion before sending (the tur
 by the guarded UPDATE of ``Game.turn_email_sent`` that the deadline job also
 makes, the others by a ``Notice`` row), so a task run twice, or beside the
 deadline job, sends once. A turn whose task was lost is still told by the
-deadline job's next pass (``notify.jobs.process_turn_emails``).
+deadline job's next pass (``notify.jobs.process_turn_emails``). A league
+season's start and end (``leagues.signals``) are told to each of its players
+once (``notify.seasons``), never once per game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db.models import Count
 from django_tasks import task
 
 from accounts.models import VACATION_DAYS_PER_YEAR, User, Vacation
@@ -22,8 +25,9 @@ from chat import selectors as chat_selectors
 from chat.models import Message
 from games import selectors
 from games.models import Game, Seat
+from leagues.models import Entry, Season
 
-from . import services
+from . import seasons, services
 from .models import Notice
 
 NOTIFY_QUEUE = "notify"
@@ -169,4 +173,70 @@ def message_posted(message_id: int) -> str:
             text=message.text or phrases.PHRASES.get(message.phrase, ""),
             message_id=message.pk,
         )
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+def _placed(season: Season) -> list[Entry]:
+    """The entries of ``season`` placed in a group, with player and group."""
+    return list(
+        Entry.objects.filter(season=season, group__isnull=False)
+        .select_related("user", "group")
+        .order_by("pk")
+    )
+
+
+@task(queue_name=NOTIFY_QUEUE)
+def season_started(season_id: int) -> str:
+    """Tell each player placed in a group of ``season_id`` that it started:
+    their division, group and number of games (one message each)."""
+    season = (
+        Season.objects.select_related("league")
+        .filter(pk=season_id, status=Season.Status.RUNNING)
+        .first()
+    )
+    if season is None:
+        return "stale"
+    sent = services.Sent()
+    for entry in _placed(season):
+        if services.claim(
+            user=entry.user,
+            game=None,
+            kind=Notice.Kind.SEASON_STARTED,
+            key=seasons.key(season),
+        ):
+            sent += seasons.notify_season_started(entry=entry, season=season)
+    return f"e-mails {sent.emails}, pushes {sent.pushes}"
+
+
+@task(queue_name=NOTIFY_QUEUE)
+def season_ended(season_id: int) -> str:
+    """Tell each player placed in a group of ``season_id`` that it ended: their
+    place in the group, up or down a division (one message each)."""
+    season = (
+        Season.objects.select_related("league")
+        .filter(pk=season_id, status=Season.Status.FINISHED)
+        .first()
+    )
+    if season is None:
+        return "stale"
+    sizes = dict(
+        Entry.objects.filter(season=season, group__isnull=False)
+        .order_by()
+        .values("group")
+        .annotate(size=Count("pk"))
+        .values_list("group", "size")
+    )
+    sent = services.Sent()
+    for entry in _placed(season):
+        if entry.place is None or entry.group_id is None:  # unranked: untold
+            continue
+        if services.claim(
+            user=entry.user,
+            game=None,
+            kind=Notice.Kind.SEASON_ENDED,
+            key=seasons.key(season),
+        ):
+            sent += seasons.notify_season_ended(
+                entry=entry, season=season, size=sizes[entry.group_id]
+            )
     return f"e-mails {sent.emails}, pushes {sent.pushes}"

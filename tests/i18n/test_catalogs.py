@@ -360,6 +360,20 @@ ROWS = {
         ("Quiet hours", "ko", "방해 금지"),
         ("Time zone", "ko", "시간대"),
     ],
+    "league, season, division, group": [
+        ("Season %(number)s of %(league)s has started", "vi", "Mùa giải"),
+        ("Season %(number)s of %(league)s has started", "pt_BR", "temporada"),
+        ("Season %(number)s of %(league)s has started", "ko", "시즌"),
+        ("Your group's page in the league (its games and table):", "vi", "giải đấu"),
+        ("Your group's page in the league (its games and table):", "vi", "nhóm"),
+        ("Your group's page in the league (its games and table):", "pt_BR", "liga"),
+        ("Your group's page in the league (its games and table):", "pt_BR", "grupo"),
+        ("Your group's page in the league (its games and table):", "ko", "리그"),
+        ("Your group's page in the league (its games and table):", "ko", "조"),
+        ("You go up a division.", "vi", "hạng đấu"),
+        ("You go up a division.", "pt_BR", "divisão"),
+        ("You go up a division.", "ko", "부"),
+    ],
 }
 LANGUAGE_COLUMNS = {"vi": 1, "pt_BR": 2, "ko": 3}
 
