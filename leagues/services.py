@@ -65,7 +65,7 @@ def season_create(*, league: League, starts_at: datetime) -> Season:
     return Season.objects.create(
         league=league,
         number=(last.number + 1) if last else 1,
-        opens_at=starts_at - timedelta(days=league.registration_days),
+        opens_at=min(starts_at - timedelta(days=league.registration_days), clock.now()),
         starts_at=starts_at,
         ends_at=starts_at + timedelta(weeks=league.season_weeks),
     )
@@ -627,6 +627,19 @@ def process_seasons(*, now: datetime | None = None) -> SeasonReport:
             league=league, starts_at=first_day_after(now, league.registration_days)
         )
         report.opened += 1
+    for running in Season.objects.filter(
+        status=Season.Status.RUNNING, league__active=True
+    ).select_related("league"):
+        # the next season's registration opens its registration days before
+        # its first day, BREAK_DAYS after this one's last
+        starts_at = running.ends_at + timedelta(days=BREAK_DAYS)
+        due = starts_at - timedelta(days=running.league.registration_days)
+        if (
+            due <= now
+            and not running.league.seasons.filter(number__gt=running.number).exists()
+        ):
+            season_create(league=running.league, starts_at=starts_at)
+            report.opened += 1
     for season_id in Season.objects.filter(
         status=Season.Status.REGISTRATION, starts_at__lte=now
     ).values_list("pk", flat=True):

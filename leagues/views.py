@@ -42,8 +42,13 @@ def group(request: HttpRequest, pk: int) -> HttpResponse:
     page = selectors.group_page(group_id=pk)
     if page is None:
         raise Http404(_("No such group."))
+    mine = next(
+        (row.entry for row in page.rows if row.entry.user_id == request.user.pk),
+        None,
+    )
     context = {
         "page": page,
+        "mine": mine,
         "group": page.group,
         "socket": f"/ws/leagues/groups/{page.group.pk}/",
         "channel": notifications.group_channel(page.group.pk),
