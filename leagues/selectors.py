@@ -6,7 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, QuerySet
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.models import Seat
@@ -28,7 +32,8 @@ class LeagueView:
     """Why the viewer may not enter ``registering``."""
     my_group: Group | None
     """The viewer's group in ``season``."""
-    divisions: list[tuple[int, list[Group]]]
+    groups: int
+    divisions: int
     entrants: int
 
 
@@ -51,15 +56,13 @@ def leagues_page(*, user: User | Any) -> list[LeagueView]:
             entry = Entry.objects.filter(season=registering, user=user).first()
             if entry is None or not entry.confirmed:
                 problem = entry_problem(user=user, season=registering)
-        groups: list[Group] = []
+        shape = {"groups": 0, "divisions": 0}
         if season is not None and not season.registering:
-            groups = list(season.groups.order_by("division", "number"))
+            shape = season.groups.aggregate(
+                groups=Count("pk"), divisions=Max("division", default=0)
+            )
             if signed_in:
-                mine = Entry.objects.filter(season=season, user=user).first()
-                my_group = mine.group if mine is not None else None
-        divisions: dict[int, list[Group]] = {}
-        for group in groups:
-            divisions.setdefault(group.division, []).append(group)
+                my_group = my_group_in(season=season, user=user)
         views.append(
             LeagueView(
                 league=league,
@@ -68,7 +71,8 @@ def leagues_page(*, user: User | Any) -> list[LeagueView]:
                 entry=entry,
                 problem=problem,
                 my_group=my_group,
-                divisions=sorted(divisions.items()),
+                groups=shape["groups"],
+                divisions=shape["divisions"],
                 entrants=(
                     registering.entries.filter(confirmed=True).count()
                     if registering is not None
@@ -147,3 +151,62 @@ def seasons_of(*, user: User) -> QuerySet[Entry]:
         .select_related("season__league", "group")
         .order_by("-season__starts_at", "-pk")
     )
+
+
+@dataclass
+class GroupLine:
+    group_id: int
+    division: int
+    url: str
+    label: str
+    """"Group 3", in the active language."""
+    detail: str
+    """"won by <name>" once the season ended, else "4 players" (HTML)."""
+
+
+def season_groups(*, season: Season) -> list[GroupLine]:
+    """A season's groups in order, each with its number of players and, once
+    the season ended, its winner (its table is on the group's page): two
+    queries whatever the season's size, and each line's words made here,
+    once (a season of 1,000 players has 250: bench/seasons.py)."""
+    groups = season.groups.annotate(players=Count("entries")).order_by(
+        "division", "number"
+    )
+    winners = dict(
+        Entry.objects.filter(season=season, place=1).values_list(
+            "group_id", "user__username"
+        )
+    )
+    # one reverse for all the lines: the group's address with its id put in
+    address = reverse("leagues:group", kwargs={"pk": 1234567890})
+    lines = []
+    for group in groups:
+        winner = winners.get(group.pk)
+        detail = (
+            format_html(_("won by <bdi>{name}</bdi>"), name=winner)
+            if winner is not None
+            else ngettext("%(count)s player", "%(count)s players", group.players)
+            % {"count": group.players}
+        )
+        lines.append(
+            GroupLine(
+                group_id=group.pk,
+                division=group.division,
+                url=address.replace("1234567890", str(group.pk)),
+                label=_("Group %(number)s") % {"number": group.number},
+                detail=detail,
+            )
+        )
+    return lines
+
+
+def my_group_in(*, season: Season, user: User | Any) -> Group | None:
+    """The viewer's group in ``season``, if they play in it."""
+    if not isinstance(user, User):
+        return None
+    entry = (
+        Entry.objects.filter(season=season, user=user, group__isnull=False)
+        .select_related("group")
+        .first()
+    )
+    return entry.group if entry is not None else None

@@ -31,10 +31,15 @@ def leagues(request: HttpRequest) -> HttpResponse:
 @require_GET
 def season(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Season.objects.select_related("league"), pk=pk)
-    groups = found.groups.prefetch_related("entries__user").order_by(
-        "division", "number"
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "season": found,
+            "groups": selectors.season_groups(season=found),
+            "mine": selectors.my_group_in(season=found, user=request.user),
+        },
     )
-    return render(request, "leagues/season.html", {"season": found, "groups": groups})
 
 
 @require_GET

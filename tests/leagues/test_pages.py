@@ -122,5 +122,8 @@ def test_the_season_page_lists_divisions_and_groups(client, league, make_user):
         services.season_start(season_id=season.pk)
     page = client.get(f"/leagues/seasons/{season.pk}/").content.decode()
     assert "Division 1" in page and "Division 2" in page
-    assert page.count('class="group-players"') == 2
+    # a group of 4 in division 1, one of 3 in division 2
+    assert "Group 1</a> — 4 players</li>" in page
+    assert "Group 1</a> — 3 players</li>" in page
+    assert page.count('<li data-group="') == 2
     assert Season.objects.get(pk=season.pk).status == Season.Status.RUNNING
