@@ -129,7 +129,7 @@ def main() -> int:
             "group table (htmx)",
             client,
             lambda: f"/leagues/groups/{rng.choice(group_ids)}/",
-            {"HTTP_HX_REQUEST": "true"},
+            {"HX-Request": "true"},
         ),
         ("season page", client, lambda: f"/leagues/seasons/{season.pk}/", {}),
         (
@@ -146,7 +146,7 @@ def main() -> int:
         for _ in range(args.requests):
             url = url_for()
             began = time.perf_counter()
-            response = browser.get(url, **headers)
+            response = browser.get(url, headers=headers)
             times.append((time.perf_counter() - began) * 1000)
             if response.status_code != 200:
                 print(f"{label}: {url} answered {response.status_code}")
