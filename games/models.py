@@ -349,6 +349,19 @@ class Seat(models.Model):
         "(during its turn: the game's turn_deadline less now); empty before its "
         "first turn, for a computer and under days per move.",
     )
+    vacation_left_seconds = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="How much longer its player's vacations may still stop this "
+        "seat's clock (an event's cap: a league gives 3 days a season); empty: "
+        "no cap (docs/clock.md, 'A vacation's cap').",
+    )
+    vacation_unapplied_seconds = models.PositiveIntegerField(
+        default=0,
+        help_text="The part of the current vacation this seat's clock was not "
+        "stopped for (its cap ran out): an early return takes back only what "
+        "was given.",
+    )
     forfeited_at = models.DateTimeField(
         _("forfeited on time"),
         null=True,

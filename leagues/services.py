@@ -44,6 +44,10 @@ carried over confirm their entry meanwhile."""
 DECIDE_PLAYOUTS = 16
 """Playouts that decide an unfinished game on the last day."""
 BAN_YEAR = timedelta(days=365)
+VACATION_DAYS = 3
+"""How long a player's vacations may stop the clocks of their league games in
+a season (each game's seat keeps the rest: its games run side by side, so a
+vacation spends the same in each)."""
 
 
 class LeagueError(Exception):
@@ -344,6 +348,7 @@ def _group_games(group: Group, users: Sequence[User], league: League) -> None:
             time_control=league.clock,
             rated=True,
             vacation_spends=False,
+            vacation_cap=timedelta(days=VACATION_DAYS),
         )
         rows.append(
             LeagueGame(

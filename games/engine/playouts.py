@@ -10,6 +10,7 @@ position and seeds give the same playouts.
 from __future__ import annotations
 
 import random
+
 from games.engine import bots
 from games.engine.common import Game
 

@@ -474,12 +474,15 @@ def game_start_seated(
     time_control: str,
     rated: bool = True,
     vacation_spends: bool = False,
+    vacation_cap: timedelta | None = None,
 ) -> Game:
     """A game started at once with ``users`` in its seats, in order, and seat
     ``first_seat`` to play first: an event's game (``leagues``), whose
     players were seated by the event, not invited. Its players are not told
     of it, nor of its first turn: the event tells each of them once of all
-    its games (issue #38: never one message per game created). The caller's
+    its games (issue #38: never one message per game created). With
+    ``vacation_cap``, its players' vacations stop each seat's clock for at
+    most that long in all (``Seat.vacation_left_seconds``). The caller's
     transaction, if any, holds it; the first deal is made here."""
     players = len(users)
     _game_settings_check(variant=variant, players=players, time_control=time_control)
@@ -496,7 +499,15 @@ def game_start_seated(
             first_seat=first_seat,
         )
         seats = [
-            Seat(game=game, number=number, user=user, invite_status=Seat.Invite.JOINED)
+            Seat(
+                game=game,
+                number=number,
+                user=user,
+                invite_status=Seat.Invite.JOINED,
+                vacation_left_seconds=(
+                    None if vacation_cap is None else int(vacation_cap.total_seconds())
+                ),
+            )
             for number, user in enumerate(users)
         ]
         Seat.objects.bulk_create(seats)

@@ -30,7 +30,7 @@ from games.services.common import (
     locked_game,
     notify_after_commit,
 )
-from games.services.turns import append_events
+from games.services.turns import append_events, vacation_given
 
 # -------------------------------------------------------------- a move
 
@@ -181,8 +181,8 @@ def game_deadlines_shift(
         seats = {s.number: s.user_id for s in rows}
         to_move = seat_view(game=game, user=None, seats=rows).to_move_seat
         mover = to_move.user_id if to_move is not None else None
-        if mover == user_id and game.turn_deadline is not None:
-            game.turn_deadline += delta
+        if mover == user_id and game.turn_deadline is not None and to_move:
+            game.turn_deadline += vacation_given(to_move, delta)
             game.reminder_sent_at = None
             game.save(update_fields=["turn_deadline", "reminder_sent_at"])
         notify_after_commit(game, seats, redraw=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Max
@@ -32,6 +32,27 @@ from games.services.reviews import game_review_queue
 computer_turn_began = Signal()
 """A computer player is to move in ``game_id`` at ``ply``, sent after commit;
 ``games.tasks`` queues its move (connected in ``GamesConfig.ready()``)."""
+
+
+def vacation_given(seat: Seat, delta: timedelta) -> timedelta:
+    """How far a vacation that began (``delta`` > 0, its length) or ended
+    early (``delta`` < 0, what was left of it) moves ``seat``'s deadline: all
+    of it, or for a seat with a cap (``Seat.vacation_left_seconds``) what the
+    cap still gives, kept on the seat (docs/clock.md, "A vacation's cap")."""
+    if seat.vacation_left_seconds is None:
+        return delta
+    asked = int(delta.total_seconds())
+    if asked >= 0:
+        given = min(asked, seat.vacation_left_seconds)
+        seat.vacation_left_seconds -= given
+        seat.vacation_unapplied_seconds = asked - given
+    else:
+        # back early: the time not spent comes off the part not given first
+        given = -max(0, -asked - seat.vacation_unapplied_seconds)
+        seat.vacation_left_seconds -= given
+        seat.vacation_unapplied_seconds = 0
+    seat.save(update_fields=["vacation_left_seconds", "vacation_unapplied_seconds"])
+    return timedelta(seconds=given)
 
 
 def turn_start(seat: Seat | None) -> datetime:
@@ -54,6 +75,9 @@ def turn_start(seat: Seat | None) -> datetime:
         ).aggregate(end=Max("ends_at"))["end"]
         if vacation_end is not None:
             start = vacation_end
+    if seat is not None and start > now:
+        # the vacation's rest stops this turn's clock, as far as a cap lets it
+        start = now + vacation_given(seat, start - now)
     return start
 
 
