@@ -293,6 +293,12 @@ class Game(models.Model):
         return self.status == Game.Status.CANCELLED
 
     @property
+    def decided(self) -> bool:
+        """Ended by a verdict, not by its play: an event's last day came first
+        (``EndReason.DECIDED``; docs/leagues.md, "The last day")."""
+        return self.end_reason == Game.EndReason.DECIDED
+
+    @property
     def cached_events(self) -> list[dict[str, Any]]:
         events = self.state.get("events", []) if isinstance(self.state, dict) else []
         return list(events)

@@ -208,3 +208,27 @@ def test_ties_broken_by_head_to_head():
     # 1 and 2: 2 points each, same opponents' points, 1-1 head to head;
     # the margin decides: player 1 +25, player 2 +10.5
     assert [r.player for r in rows] == [1, 2, 3]
+
+
+def test_a_decided_game_says_so_on_its_page_replay_and_record(season_run, client):
+    league_game = (
+        LeagueGame.objects.filter(group__season_id=season_run["season"], decided=True)
+        .select_related("game")
+        .first()
+    )
+    game = league_game.game
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert (
+        "Decided at the season's end: the places were given by the computer "
+        "playing the game out." in page
+    )
+    replay = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert "decided at the season's end</strong>" in replay
+    record = client.get(f"/games/{game.pk}/record.json").json()
+    ranks = [s.rank for s in game.seats.order_by("number")]
+    assert record["decided"] == {"ranks": ranks}
+    assert "result" not in record  # not played to its end
+    # the seat that used the most clock ranks last; the points follow the places
+    points = league_game.points
+    by_rank = sorted(game.seats.all(), key=lambda s: s.rank)
+    assert points[str(by_rank[0].user_id)] >= points[str(by_rank[-1].user_id)]
