@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from .common import (
     CENTER,
+    ColourNames,
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
@@ -35,12 +36,15 @@ from .common import (
     can_draw,
     draw_tile,
     outcome_from_keys,
+    read_seat,
     take_drawn_tile,
 )
 from .variants import CLASSIC_FAMILY, Family, register
 
 COLOURS = ("blue", "yellow", "red", "black", "white")
 COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
+COLOUR_NAMES = ColourNames(COLOUR_INDEX, "{value!r} is not a classic colour")
+"""The colour names of records (``common.ColourNames``, as Summer Pavilion's)."""
 FLOOR = 5
 """Destination index of the floor line in a :class:`Take`."""
 MARKER = 5
@@ -661,7 +665,11 @@ class ClassicGame:
             if not all(type(v) is int for v in (seat, source, colour, line)):
                 raise InvalidMoveError("a take is made of integers", "malformed")
             if not 0 <= seat < self.players:
-                raise InvalidMoveError(f"there is no seat {seat}", "no_such_seat")
+                raise InvalidMoveError(
+                    f"there is no seat {seat}",
+                    "no_such_seat",
+                    {"seat": seat, "players": self.players},
+                )
             if source != CENTER and not 0 <= source < len(self.factories):
                 raise InvalidMoveError(
                     f"there is no factory {source}",
@@ -669,7 +677,11 @@ class ClassicGame:
                     {"source": source, "factories": len(self.factories)},
                 )
             if not 0 <= colour < 5:
-                raise InvalidMoveError(f"there is no colour {colour}", "no_such_colour")
+                raise InvalidMoveError(
+                    f"there is no colour {colour}",
+                    "no_such_colour",
+                    {"field": "colour", "value": colour},
+                )
             if not 0 <= line <= FLOOR:
                 raise InvalidMoveError(f"there is no line {line}", "no_such_line")
             return move
@@ -679,7 +691,11 @@ class ClassicGame:
                     "a wall placement is made of integers", "malformed"
                 )
             if not 0 <= move.seat < self.players:
-                raise InvalidMoveError(f"there is no seat {move.seat}", "no_such_seat")
+                raise InvalidMoveError(
+                    f"there is no seat {move.seat}",
+                    "no_such_seat",
+                    {"seat": move.seat, "players": self.players},
+                )
             if not 0 <= move.line < 5:
                 raise InvalidMoveError(f"there is no line {move.line}", "no_such_line")
             if not 0 <= move.column < 5:
@@ -1029,7 +1045,11 @@ class ClassicGame:
                 raise InvalidMoveError(
                     "a deal is a list of lists of colours", "malformed"
                 )
-            self._apply_deal([[_colour(name) for name in tiles] for tiles in deal])
+            dealt = [
+                [COLOUR_NAMES.read(name, "each dealt tile", "deal") for name in tiles]
+                for tiles in deal
+            ]
+            self._apply_deal(dealt)
             return
         self.play(move_from_event(event, self.players))
 
@@ -1037,9 +1057,9 @@ class ClassicGame:
 def move_from_event(event: Mapping[str, Any], players: int) -> Move:
     """The decision a record event names (``docs/record.md``), as
     ``Move.to_event()`` wrote it; ``InvalidMoveError`` if it does not read.
-    Only the event's shape is read here: ``ClassicGame.play`` checks the seat
-    and factory against the game (``players`` is the same argument as
-    ``pavilion.move_from_event``'s)."""
+    The seat and colour are read as Summer Pavilion reads them (``common.read_seat``
+    against ``players``, ``COLOUR_NAMES``); the rest of the event only for its
+    shape: ``ClassicGame.play`` checks the factory against the game."""
     if "from" in event:
         source = event["from"]
         if source == "center":
@@ -1055,7 +1075,8 @@ def move_from_event(event: Mapping[str, Any], players: int) -> Move:
             line = to
         else:
             raise InvalidMoveError('"to" is a line 0-4 or "floor"', "malformed")
-        return Take(_seat(event), source, _colour(event.get("colour")), line)
+        seat = read_seat(event, players)
+        return Take(seat, source, COLOUR_NAMES.read(event.get("colour")), line)
     if "wall" in event:
         wall = event["wall"]
         if not isinstance(wall, Mapping):
@@ -1063,26 +1084,13 @@ def move_from_event(event: Mapping[str, Any], players: int) -> Move:
         row, column = wall.get("line"), wall.get("column")
         if type(row) is not int or type(column) is not int:
             raise InvalidMoveError("line and column are integers", "malformed")
-        return WallPlacement(_seat(event), row, column)
+        return WallPlacement(read_seat(event, players), row, column)
     for key in ("supply", "bonus", "pass", "star"):
         if key in event:
             raise InvalidMoveError(
                 f'a classic game has no "{key}" events', "wrong_variant"
             )
     raise InvalidMoveError("not a game event", "malformed")
-
-
-def _colour(name: object) -> int:
-    if not isinstance(name, str) or name not in COLOUR_INDEX:
-        raise InvalidMoveError(f"{name!r} is not a classic colour", "no_such_colour")
-    return COLOUR_INDEX[name]
-
-
-def _seat(event: Mapping[str, Any]) -> int:
-    seat = event.get("seat")
-    if type(seat) is not int:
-        raise InvalidMoveError('"seat" must be a seat number', "malformed")
-    return seat
 
 
 register(CLASSIC_FAMILY, ClassicGame)

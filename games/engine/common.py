@@ -1,4 +1,5 @@
-"""What classic Azul and Summer Pavilion share: errors, drawing tiles, the outcome.
+"""What classic Azul and Summer Pavilion share: errors, reading a record event's
+seat and colours, drawing tiles, the outcome.
 
 Tiles are small integers (colour indices); a collection of tiles (bag, lid, tower,
 factory, centre, hand) is a list of counts indexed by colour. Nothing here imports
@@ -155,6 +156,47 @@ class RecordError(EngineError):
         self.variant = variant
         where = "record" if index is None else f"event {index}"
         super().__init__(f"{where}: {reason}", "record", {"index": index})
+
+
+# Reading record events: the fields both families' decisions share, read alike.
+
+
+def read_seat(event: Mapping[str, Any], players: int) -> int:
+    """The seat a decision event names (``"seat"``, ``docs/record.md``), for both
+    families: ``no_such_seat`` (``seat``, ``players``) unless it is a seat number
+    of the game, missing or not a number alike."""
+    seat = event.get("seat")
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidMoveError(
+            f'"seat" must be a seat number 0-{players - 1}',
+            "no_such_seat",
+            {"seat": seat, "players": players},
+        )
+    return seat
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ColourNames:
+    """A family's colours as its record events name them (``index``: name to
+    colour), read alike by both families: what names no colour of the family is
+    ``no_such_colour`` (``field``: the event's key, ``value``: what stood there).
+    ``unknown`` is the family's English sentence for it (each family's wording
+    predates this reader), a ``str.format`` template of ``what`` (the field in
+    words) and ``value``."""
+
+    index: Mapping[str, int]
+    unknown: str
+
+    def read(self, value: object, what: str = "colour", field: str = "colour") -> int:
+        """The colour the name ``value`` stands for."""
+        colour = self.index.get(value) if isinstance(value, str) else None
+        if colour is None:
+            raise InvalidMoveError(
+                self.unknown.format(what=what, value=value),
+                "no_such_colour",
+                {"field": field, "value": value},
+            )
+        return colour
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from typing import Any, ClassVar
 
 from .common import (
     CENTER,
+    ColourNames,
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
@@ -54,6 +55,7 @@ from .common import (
     can_draw,
     draw_tile,
     outcome_from_keys,
+    read_seat,
     take_drawn_tile,
 )
 from .pavilion_board import (
@@ -87,6 +89,10 @@ TILES_PER_COLOUR = 22
 FACTORIES_BY_PLAYERS = {2: 5, 3: 7, 4: 9}
 
 COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
+COLOUR_NAMES = ColourNames(
+    COLOUR_INDEX, "{what} must be one of " + ", ".join(COLOURS) + ", not {value!r}"
+)
+"""The colour names of records (``common.ColourNames``, as classic Azul's)."""
 STAR_INDEX = {name: index for index, name in enumerate(STARS)}
 STAR_COLOUR: tuple[int, ...] = (-1,) + tuple(COLOUR_INDEX[name] for name in STARS[1:])
 """Colour index of each outer star on the coloured side (-1 for the centre)."""
@@ -223,35 +229,13 @@ def _names(colours: Sequence[int]) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
-def _parse_seat(event: Mapping[str, Any], players: int) -> int:
-    seat = event.get("seat")
-    if type(seat) is not int or not 0 <= seat < players:
-        raise InvalidMoveError(
-            f'"seat" must be a seat number 0-{players - 1}',
-            "no_such_seat",
-            {"seat": seat, "players": players},
-        )
-    return seat
-
-
-def _parse_colour(value: Any, what: str = "colour", field: str = "colour") -> int:
-    """Colour index of the name ``value``; ``field`` names the event key for codes."""
-    if not isinstance(value, str) or value not in COLOUR_INDEX:
-        raise InvalidMoveError(
-            f"{what} must be one of {', '.join(COLOURS)}, not {value!r}",
-            "no_such_colour",
-            {"field": field, "value": value},
-        )
-    return COLOUR_INDEX[value]
-
-
 def _parse_colours(value: Any, what: str, field: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise InvalidMoveError(
             f"{what} must be a list of colours", "not_a_colour_list", {"field": field}
         )
     return tuple(
-        sorted(_parse_colour(item, f"each of {what}", field) for item in value)
+        sorted(COLOUR_NAMES.read(item, f"each of {what}", field) for item in value)
     )
 
 
@@ -340,7 +324,7 @@ def move_from_event(event: Mapping[str, Any], players: int) -> Move:
     """Parse a decision event (``docs/record.md``); InvalidMoveError if malformed."""
     if not isinstance(event, Mapping):
         raise InvalidMoveError("an event is a JSON object", "not_an_object")
-    seat = _parse_seat(event, players)
+    seat = read_seat(event, players)
     if "from" in event:
         source = event["from"]
         if source == "center":
@@ -354,7 +338,7 @@ def move_from_event(event: Mapping[str, Any], players: int) -> Move:
                 "no_such_factory",
                 {"source": source, "factories": FACTORIES_BY_PLAYERS[players]},
             )
-        return Take(seat, index, _parse_colour(event.get("colour")))
+        return Take(seat, index, COLOUR_NAMES.read(event.get("colour")))
     if "star" in event:
         star = event["star"]
         if not isinstance(star, str) or star not in STAR_INDEX:
@@ -373,7 +357,7 @@ def move_from_event(event: Mapping[str, Any], players: int) -> Move:
             raise InvalidMoveError(
                 '"wilds" must be a number 0 or more', "invalid_wilds", {"wilds": wilds}
             )
-        colour = _parse_colour(event.get("colour"))
+        colour = COLOUR_NAMES.read(event.get("colour"))
         return Place(seat, STAR_INDEX[star], space, colour, wilds)
     if "bonus" in event:
         return Bonus(seat, _parse_colours(event["bonus"], '"bonus"', "bonus"))
@@ -1143,7 +1127,7 @@ class PavilionGame:
                     {"field": "supply"},
                 )
             drawn = [
-                _parse_colour(name, "each supply tile", "supply") for name in names
+                COLOUR_NAMES.read(name, "each supply tile", "supply") for name in names
             ]
             bag, tower = self.bag[:], self.tower[:]
             room = SUPPLY_SIZE - sum(self.supply)
@@ -1198,7 +1182,7 @@ class PavilionGame:
                     {"factory": number, "max": FACTORY_SIZE},
                 )
             deal.append(
-                [_parse_colour(name, "each dealt tile", "deal") for name in tiles]
+                [COLOUR_NAMES.read(name, "each dealt tile", "deal") for name in tiles]
             )
         bag, tower = self.bag[:], self.tower[:]
         poured = 0
