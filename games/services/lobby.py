@@ -514,10 +514,7 @@ def game_start_seated(
         engine = record.new_game(variant, players, first_seat)
         game.status = Game.Status.ACTIVE
         game.started_at = clock.now()
-        append_events(game, engine, [], rng=deals(), seats=seats)
-        if game.seat_to_move is not None and game.turn_deadline is not None:
-            # the first turn is told by the event, with its other games
-            game.turn_email_sent = True
+        append_events(game, engine, [], rng=deals(), seats=seats, quiet=True)
         game.opening = record.opening_key(game.variant, game.cached_events)
         game.save()
     return game

@@ -272,6 +272,7 @@ def append_events(
     *,
     rng: random.Random,
     seats: Sequence[Seat],
+    quiet: bool = False,
 ) -> None:
     """Run pending chance events and forfeited seats' turns, append the Move rows.
 
@@ -284,7 +285,9 @@ def append_events(
     the next turn's clock, ends the game if it is over, and rings the channel layer
     after commit. When a computer player is to move, its turn has no deadline and
     a task is queued after commit (``games.tasks.computer_move``): its decision is
-    never computed here, in a request. The caller saves ``game``.
+    never computed here, in a request. ``quiet``: nobody is told of the new
+    turn nor rung (a game an event creates among many: it tells its players
+    once). The caller saves ``game``.
     """
     left = seats_that_left(seats)
     computers = computer_seats(seats)
@@ -306,6 +309,9 @@ def append_events(
     if engine.is_over():
         game_finish(game=game, engine=engine, reason=Game.EndReason.NORMAL, seats=seats)
     computer_turn(game, computers)
+    if quiet:  # an event's game created with its others: the event tells
+        game.turn_email_sent = game.computer_turn_since is None
+        return
     publish(game, seats, computers)
 
 
