@@ -1041,10 +1041,21 @@ class ClassicGame:
         (the deal) here, a decision read by :func:`move_from_event` and played."""
         if "deal" in event:
             deal = event["deal"]
-            if not isinstance(deal, list) or not all(isinstance(f, list) for f in deal):
+            # the same faults, the same codes as Summer Pavilion's deal
+            count = len(self.factories)
+            if not isinstance(deal, list):
                 raise InvalidMoveError(
-                    "a deal is a list of lists of colours", "malformed"
+                    f'"deal" must list {count} factories',
+                    "deal_size",
+                    {"factories": count},
                 )
+            for number, tiles in enumerate(deal):
+                if not isinstance(tiles, list):
+                    raise InvalidMoveError(
+                        "each factory of a deal lists at most 4 colours",
+                        "deal_overfull",
+                        {"factory": number, "max": 4},
+                    )
             dealt = [
                 [COLOUR_NAMES.read(name, "each dealt tile", "deal") for name in tiles]
                 for tiles in deal
