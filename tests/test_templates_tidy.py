@@ -9,12 +9,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATE_DIRS = ("templates", "games", "accounts", "chat", "notify")
+TEMPLATE_DIRS = ("templates", "games", "accounts", "chat", "leagues", "notify")
 LONGEST = 200
 
-STILL_TO_TIDY = {
-    "templates/games/game_detail.html": 1,
-}
+STILL_TO_TIDY: dict[str, int] = {}
 """The long lines left, by template: a count only goes down (to none, when the
 template leaves this list). These lines' raw HTML is what tests read (attribute
 runs, text with its spaces), so they break only where those tests still match."""
