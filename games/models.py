@@ -126,6 +126,13 @@ class Game(models.Model):
         "handed to the task queue (games.tasks); the deadline job hands it again "
         "when that is long ago (a lost task, a worker killed mid-decision).",
     )
+    play_stopped_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="An event ended before the game did: no move, resignation or "
+        "timeout from then on, while its verdict is made "
+        "(services.game_stop_play, then game_decide).",
+    )
     end_reason = models.CharField(
         max_length=10, choices=EndReason.choices, default=EndReason.NONE, blank=True
     )

@@ -8,6 +8,7 @@ class LeaguesConfig(AppConfig):
     verbose_name = _("Leagues")
 
     def ready(self) -> None:
-        from leagues import receivers
+        from leagues import receivers, tasks
 
         receivers.connect()  # games.signals → results, departures, the seasons' job
+        tasks.connect()  # the last day's verdicts → the review queue

@@ -70,6 +70,7 @@ class Season(models.Model):
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration open")
         RUNNING = "running", _("Being played")
+        DECIDING = "deciding", _("Last day: unfinished games being decided")
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Not played (too few players)")
 
@@ -83,6 +84,12 @@ class Season(models.Model):
     ends_at = models.DateTimeField(_("last day"))
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    deciding_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the verdicts of its unfinished games were last asked of "
+        "the review queue's workers (the job asks again after an hour).",
+    )
 
     class Meta:
         ordering = ["league", "-number"]
@@ -108,6 +115,12 @@ class Season(models.Model):
     @property
     def running(self) -> bool:
         return self.status == Season.Status.RUNNING
+
+    @property
+    def in_play(self) -> bool:
+        """Started and not finished: being played, or its last day's verdicts
+        being made."""
+        return self.status in (Season.Status.RUNNING, Season.Status.DECIDING)
 
     @property
     def finished(self) -> bool:

@@ -156,7 +156,7 @@ def rehearse(
             league_services.catch_up(league_services.SeasonReport())
         moment[0] = max(moment[0], season.ends_at)
         began = time.perf_counter()
-        league_services.season_end(season_id=season.pk)
+        league_services.season_end(season_id=season.pk, inline=True)
         end_seconds = time.perf_counter() - began
     return report(season, start_seconds=start_seconds, end_seconds=end_seconds)
 

@@ -47,7 +47,7 @@ def leagues_page(*, user: User | Any) -> list[LeagueView]:
     views = []
     for league in League.objects.filter(active=True):
         seasons = _seasons_of(league)
-        running = next((s for s in seasons if s.running), None)
+        running = next((s for s in seasons if s.in_play), None)
         registering = next((s for s in seasons if s.registering), None)
         season = running or registering or (seasons[0] if seasons else None)
         entry = my_group = None

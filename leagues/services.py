@@ -44,6 +44,9 @@ carried over confirm their entry meanwhile."""
 DECIDE_PLAYOUTS = 16
 """Playouts that decide an unfinished game on the last day."""
 BAN_YEAR = timedelta(days=365)
+DECIDING_AGAIN = timedelta(hours=1)
+"""An ended season's verdicts not all made this long after they were asked
+are asked again (the job)."""
 VACATION_DAYS = 3
 """How long a player's vacations may stop the clocks of their league games in
 a season (each game's seat keeps the rest: its games run side by side, so a
@@ -473,26 +476,77 @@ def group_results(group: Group) -> list[schedule.Result]:
     return results
 
 
-def season_end(*, season_id: int) -> Season:
+def needs_playouts(game: Game) -> bool:
+    """Whether deciding ``game`` takes the computer's playouts (seconds of
+    CPU): not when at most two players are still in (the clock puts one of
+    them last)."""
+    still_in = game.seats.filter(forfeited_at__isnull=True, resigned=False).count()
+    return still_in > 2
+
+
+def season_end(*, season_id: int, inline: bool = False) -> Season:
     """The last day: every unfinished game decided (``decide_game``, each in
-    its own transaction: a playout takes seconds), then in one transaction
-    the places, up and down, the season finished, its players told, and the
-    next season's registration carrying them over."""
+    its own transaction), then ``season_finish``. A verdict without playouts
+    is made here; those that take the computer's playouts go to the review
+    queue's workers (``signals.verdicts_wanted``: ``leagues.tasks``), the
+    season waits for them (``Season.Status.DECIDING``) and the last one
+    finishes it. ``inline``: every verdict made here (the rehearsal)."""
     season = Season.objects.select_related("league").get(pk=season_id)
     if not season.running:
         return season
     catch_up(SeasonReport())
+    waiting = False
     for league_game in LeagueGame.objects.filter(
         group__season=season, game__status=Game.Status.ACTIVE
     ).select_related("game"):
-        decide_game(league_game)
+        if inline or not needs_playouts(league_game.game):
+            decide_game(league_game)
+        else:
+            # no move from now on: the verdict is the position's on the last day
+            services.game_stop_play(game_id=league_game.game_id)
+            waiting = True
     for game_id in LeagueGame.objects.filter(
-        group__season=season, points__isnull=True
+        group__season=season, points__isnull=True, game__status=Game.Status.FINISHED
     ).values_list("game_id", flat=True):
         game_over(game_id=game_id)  # those that ended as the season did
+    if waiting:
+        Season.objects.filter(pk=season_id, status=Season.Status.RUNNING).update(
+            status=Season.Status.DECIDING, deciding_since=clock.now()
+        )
+        _announce(signals.verdicts_wanted, season_id=season_id)
+        return Season.objects.get(pk=season_id)
+    return season_finish(season_id=season_id)
+
+
+def decide_one(*, game_id: int) -> None:
+    """A verdict the review queue's worker makes (``leagues.tasks``): the game
+    decided, then its season finished if it was the last."""
+    league_game = (
+        LeagueGame.objects.select_related("game", "group")
+        .filter(game_id=game_id)
+        .first()
+    )
+    if league_game is None:
+        return
+    if league_game.game.active:
+        decide_game(league_game)
+    else:
+        game_over(game_id=game_id)
+    season_finish(season_id=league_game.group.season_id)
+
+
+def season_finish(*, season_id: int) -> Season:
+    """Once every game of an ended season is over: the places, up and down,
+    the season finished, its players told, and the next season's
+    registration carrying them over. Nothing while a game is still being
+    decided, or twice."""
+    if LeagueGame.objects.filter(
+        group__season_id=season_id, game__status=Game.Status.ACTIVE
+    ).exists():
+        return Season.objects.get(pk=season_id)
     with transaction.atomic():
         season = _locked_season(season_id)
-        if not season.running:
+        if season.status not in (Season.Status.RUNNING, Season.Status.DECIDING):
             return season
         entries = {
             e.user_id: e
@@ -656,4 +710,14 @@ def process_seasons(*, now: datetime | None = None) -> SeasonReport:
     ).values_list("pk", flat=True):
         season_end(season_id=season_id)
         report.ended += 1
+    for season in Season.objects.filter(status=Season.Status.DECIDING):
+        if season_finish(season_id=season.pk).finished:
+            report.ended += 1
+        elif season.deciding_since is None or (
+            season.deciding_since < now - DECIDING_AGAIN
+        ):
+            # verdicts queued long ago and not made (a worker killed, a lost
+            # queue): asked again; a verdict already made is not made twice
+            Season.objects.filter(pk=season.pk).update(deciding_since=now)
+            _announce(signals.verdicts_wanted, season_id=season.pk)
     return report

@@ -11,3 +11,7 @@ season_started = Signal()
 
 season_ended = Signal()
 """``season_id`` ended: its places are final."""
+
+verdicts_wanted = Signal()
+"""``season_id`` ended with games whose verdicts take the computer's playouts:
+``leagues.tasks`` queues one on the review queue for each still unfinished."""

@@ -37,6 +37,7 @@ from games.services.endings import (
     game_bank_ran_out,
     game_decide,
     game_resign,
+    game_stop_play,
     game_timeout,
 )
 from games.services.lobby import (
@@ -68,6 +69,7 @@ __all__ = [
     "game_play_move",
     "game_rematch",
     "game_start_seated",
+    "game_stop_play",
     "game_resign",
     "game_review_queue",
     "game_timeout",

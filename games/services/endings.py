@@ -51,6 +51,14 @@ def game_resign(*, game_id: int, user: User) -> Game:
             raise GameActionError(_("This game is not in progress."), "status")
         if view.left:
             raise GameActionError(_("You have already left this game."), "left")
+        if game.play_stopped_at is not None:
+            raise GameActionError(
+                _(
+                    "Play has stopped in this game: its season ended, and the game "
+                    "is being decided."
+                ),
+                "stopped",
+            )
         _seat_leaves(
             game, seat, reason=Game.EndReason.RESIGNED, seats=seats, now=clock.now()
         )
@@ -181,6 +189,27 @@ def _nobody_left_to_play(seats: Sequence[Seat]) -> bool:
     still_playing = [s for s in seats if s.forfeited_at is None and not s.resigned]
     people = [s for s in still_playing if s.user is None or not s.user.computer_level]
     return len(still_playing) <= 1 or not people
+
+
+def game_stop_play(*, game_id: int) -> bool:
+    """Stop play in a game in progress that an event ended before it did
+    (``leagues``: a season's last day): from now on no move, resignation or
+    timeout, and no computer's turn, until its verdict (``game_decide``);
+    its open pages draw it again. Whether it was in progress."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.ACTIVE or game.play_stopped_at is not None:
+            return game.status == Game.Status.ACTIVE
+        game.play_stopped_at = clock.now()
+        game.turn_deadline = None
+        game.computer_turn_since = None
+        game.save(
+            update_fields=["play_stopped_at", "turn_deadline", "computer_turn_since"]
+        )
+        notify_after_commit(
+            game, {s.number: s.user_id for s in game.seats.all()}, redraw=True
+        )
+    return True
 
 
 def game_decide(*, game_id: int, ranks: Sequence[int]) -> Game | None:

@@ -65,6 +65,14 @@ def _may_move(game: Game, view: SeatView, expected_ply: int) -> int:
         raise GameActionError(_("You are not playing in this game."), "seat")
     if game.status != Game.Status.ACTIVE:
         raise GameActionError(_("This game is not in progress."), "status")
+    if game.play_stopped_at is not None:
+        raise GameActionError(
+            _(
+                "Play has stopped in this game: its season ended, and the game "
+                "is being decided."
+            ),
+            "stopped",
+        )
     if expected_ply != game.ply:
         raise GameActionError(
             _(

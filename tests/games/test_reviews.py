@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from django.template.defaultfilters import floatformat
 from django.test import Client
 from django.urls import reverse
 
@@ -73,9 +74,10 @@ def test_a_decision_step_shows_its_label_and_the_best_decision(resigned):
     )
     step = page.split('<p class="review-step"', 1)[1].split("</p>", 1)[0]
     assert f'data-label="{costly["label"]}"' in step
-    lost = f"{costly['lost']:.1f}"
-    if costly["spread"] >= 0.05:  # the loss shown with how sure it is
-        lost += f" ± {costly['spread']:.1f}"
+    # as the page rounds (floatformat: half up; Python's format: to even)
+    lost = floatformat(costly["lost"], 1)
+    if costly["spread"]:  # the loss shown with how sure it is
+        lost += f" ± {floatformat(costly['spread'], 1)}"
     assert f"expected points lost: {lost}." in step
     assert "Best: " in step
 

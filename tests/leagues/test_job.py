@@ -166,3 +166,51 @@ def test_the_rehearsal_command_prints_the_season(db):
     assert set(printed["seconds"]) == {"start", "end"}
     assert printed["relegated"] == [group["standings"][-1]["player"]]
     assert printed["promoted"] == []  # division 1 has nowhere to go up
+
+
+def test_verdicts_with_playouts_go_to_the_review_queue_and_play_stops(
+    league, make_user, django_capture_on_commit_callbacks, monkeypatch
+):
+    """At 3 players a game, an unfinished game's verdict takes the computer's
+    playouts: the last day stops play in it (a move is refused in words), the
+    season waits (deciding), the review queue's worker makes each verdict and
+    the last one finishes the season."""
+    from django_tasks_db.models import DBTaskResult
+
+    from games import services as game_services
+    from leagues import tasks
+    from leagues.rehearsal import _play_one
+
+    monkeypatch.setattr(services, "DECIDE_PLAYOUTS", 2)  # 16 on the site
+    season, users = _started(league, make_user, 3, seats=4)
+    games = list(Game.objects.filter(league_game__group__season=season))
+    assert [g.players for g in games] == [3, 3, 3]
+    for game in games:  # a few decisions in each, then the season ends
+        for _ in range(3):
+            _play_one(game.pk)
+    with moved_clock(season.ends_at) as moment:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.season_end(season_id=season.pk)
+        season.refresh_from_db()
+        assert season.status == Season.Status.DECIDING
+        queued = DBTaskResult.objects.filter(queue_name="review")
+        assert queued.count() == 3
+        game = Game.objects.get(pk=games[0].pk)
+        assert game.play_stopped_at is not None and game.turn_deadline is None
+        mover = game.seats.get(number=game.seat_to_move).user
+        with pytest.raises(game_services.GameActionError, match="Play has stopped"):
+            game_services.game_play_move(
+                game_id=game.pk,
+                user=mover,
+                move={"from": 0, "colour": "red", "to": 0},
+                expected_ply=game.ply,
+            )
+        for game in games:  # what the worker does with each queued task
+            moment[0] += timedelta(minutes=1)
+            tasks.decide.call(game.pk)
+    season.refresh_from_db()
+    assert season.status == Season.Status.FINISHED
+    for league_game in LeagueGame.objects.filter(group__season=season):
+        assert league_game.decided and league_game.game.decided
+        # expected points of 3 seats always add up to 1.5
+        assert sum(league_game.points.values()) == pytest.approx(1.5)
