@@ -124,6 +124,38 @@ def english_left(html: str, words: set[str]) -> list[str]:
     ]
 
 
+def _seasons(users: list[Any]) -> tuple[Any, Any]:
+    """A group of a season being played and one of a season ended (its games
+    decided on the last day), ``users`` in both; the site's own leagues open
+    their registration."""
+    from datetime import timedelta
+
+    from games import clock
+    from leagues import services as leagues
+    from leagues.models import League, Waiver
+    from leagues.rehearsal import moved_clock
+
+    Waiver.objects.bulk_create([Waiver(user=user) for user in users])
+    groups = []
+    for slug in ("i18n-running", "i18n-ended"):
+        league = League.objects.create(
+            slug=slug, variant="classic", players=2, season_weeks=8, active=False
+        )
+        season = leagues.season_create(
+            league=league, starts_at=clock.now() + timedelta(days=1)
+        )
+        for user in users:
+            leagues.season_join(season_id=season.pk, user=user)
+        with moved_clock(season.starts_at) as moment:
+            leagues.season_start(season_id=season.pk)
+            if slug == "i18n-ended":
+                moment[0] = season.ends_at
+                leagues.season_end(season_id=season.pk)
+        groups.append(season.groups.get())
+    leagues.process_seasons()
+    return groups[0], groups[1]
+
+
 @pytest.fixture
 def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
     from games import services
@@ -144,8 +176,15 @@ def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
         players=3,
         rated=False,
     )
+    running, ended = _seasons(users[:3])
     urls = [
         "/",
+        "/leagues/",
+        f"/leagues/seasons/{running.season_id}/",
+        f"/leagues/groups/{running.pk}/",
+        f"/leagues/seasons/{ended.season_id}/",
+        f"/leagues/groups/{ended.pk}/",
+        f"/games/{ended.games.first().game_id}/",
         "/games/new/",
         f"/games/{classic.pk}/",
         f"/games/{grey.pk}/",

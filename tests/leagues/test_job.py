@@ -214,3 +214,40 @@ def test_verdicts_with_playouts_go_to_the_review_queue_and_play_stops(
         assert league_game.decided and league_game.game.decided
         # expected points of 3 seats always add up to 1.5
         assert sum(league_game.points.values()) == pytest.approx(1.5)
+
+
+def test_a_second_departure_in_a_year_bars_the_next_two_seasons(league, make_user):
+    ana = make_user("ana")
+    Waiver.objects.create(user=ana)
+    now = clock.now()
+    seasons = [
+        Season.objects.create(
+            league=league,
+            number=number,
+            opens_at=now + timedelta(weeks=10 * number - 2),
+            starts_at=now + timedelta(weeks=10 * number),
+            ends_at=now + timedelta(weeks=10 * number + 8),
+            status=Season.Status.FINISHED,
+        )
+        for number in range(1, 6)
+    ]
+    Entry.objects.create(
+        season=seasons[0],
+        user=ana,
+        created_at=now,
+        left=Entry.Left.TIMEOUT,
+        left_at=seasons[0].starts_at + timedelta(days=3),
+    )
+    # once: the next season only
+    assert services.bans(user=ana, league=league, before=seasons[1]) == 1
+    assert services.bans(user=ana, league=league, before=seasons[2]) == 0
+    Entry.objects.create(
+        season=seasons[2],
+        user=ana,
+        created_at=now,
+        left=Entry.Left.WITHDREW,
+        left_at=seasons[2].starts_at + timedelta(days=3),
+    )
+    # twice within a year: the next two
+    assert services.bans(user=ana, league=league, before=seasons[3]) == 2
+    assert services.bans(user=ana, league=league, before=seasons[4]) == 1

@@ -38,11 +38,15 @@ def test_a_player_enters_and_sees_their_group(client, league, make_user):
     page = client.get("/leagues/").content.decode()
     assert "Season 1 starts on" in page
     assert "registration is open, 0 players have entered." in page
-    answer = client.post(f"/leagues/seasons/{season.pk}/join/", follow=True)
+    # a forged division in the form is not read: the first day places players
+    answer = client.post(
+        f"/leagues/seasons/{season.pk}/join/", {"division": "1"}, follow=True
+    )
     page = answer.content.decode()
     assert "You have entered the season." in page
     assert "You have entered this season." in page
     assert "registration is open, 1 player has entered." in page
+    assert Entry.objects.get(season=season, user=ana).target_division is None
     # twice: refused, nothing changes
     page = client.post(f"/leagues/seasons/{season.pk}/join/", follow=True)
     assert "You have already entered this season." in page.content.decode()
