@@ -20,6 +20,7 @@ from django_tasks_db.models import DBTaskResult
 import notify.tasks
 from accounts.models import User
 from games import selectors, services, tasks
+from leagues import tasks as league_tasks
 from tests.games.helpers import decide_every_move, move_event
 
 from . import servers
@@ -47,9 +48,13 @@ def test_every_queue_has_workers_of_its_own_in_deploy():
         "game_finished",
         "message_posted",
         "vacation_day_spent",  # issue #37 item 4
+        "season_started",  # issue #38 item 7
+        "season_ended",
     }
     assert {t.queue_name for t in notices} == {notify.tasks.NOTIFY_QUEUE}
     assert tasks.review_game.queue_name == tasks.REVIEW_QUEUE == "review"
+    # a season's last-day verdicts take CPU like a review: the review workers
+    assert league_tasks.decide.queue_name == tasks.REVIEW_QUEUE
     assert settings.TASK_QUEUES == [
         tasks.COMPUTER_QUEUE,
         notify.tasks.NOTIFY_QUEUE,
