@@ -70,10 +70,12 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "django_tasks",
     "django_tasks_db",
+    "ninja",  # its schema export command and its API docs page's assets
     "accounts",
     "games",
     "chat",
     "leagues",
+    "api",
     "notify",
 ]
 
@@ -500,6 +502,10 @@ TASK_QUEUES = ["default", "notify", "review"]
 # gets (issue #27; games.engine.review: counted as search nodes and playouts, not
 # by the clock); unset, the engine's default (review.DEFAULT_SECONDS, 1 s).
 REVIEW_SECONDS = float(os.environ.get("REVIEW_SECONDS") or review.DEFAULT_SECONDS)
+
+# The API's cap a token (django-ninja's AuthRateThrottle), beside its one
+# request at a time (docs/api.md, "Limits").
+API_RATE = os.environ.get("API_RATE") or "120/m"
 
 # Sections other apps add to a player's profile (the profile is drawn by games,
 # which knows no app above it): templates included in order, with "player".

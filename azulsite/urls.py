@@ -33,6 +33,7 @@ urlpatterns = [
     path("", include("chat.urls")),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
+    path("api/", include("api.urls")),
     # Pages of accounts that read the other apps (accounts imports neither).
     path("accounts/settings/", settings_page.settings_view, name="settings"),
     path(

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "azulsite", "chat", "games", "leagues", "notify")
+APPS = ("accounts", "api", "azulsite", "chat", "games", "leagues", "notify")
 OBVIOUS = {"__init__.py", "apps.py", "admin.py", "urls.py", "migrations", "tests"}
 """Django's own files, which every app has and the README need not list."""
 

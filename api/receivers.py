@@ -1,0 +1,60 @@
+"""Each account's event log (``api.models.ApiEvent``), written when the game
+side announces something (``games.signals``, after its commit): what a
+program reads from ``GET /api/events`` and the stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api import services
+from games import signals
+from games.models import Game, Seat
+
+
+def _people(game_id: int) -> list[int]:
+    return list(
+        Seat.objects.filter(game_id=game_id, user__isnull=False)
+        .exclude(user__computer_level__gt="")
+        .values_list("user_id", flat=True)
+    )
+
+
+def on_turn_started(*, game_id: int, ply: int, **_: Any) -> None:
+    game = Game.objects.filter(pk=game_id, ply=ply, status=Game.Status.ACTIVE).first()
+    if game is None or game.seat_to_move is None:
+        return
+    seat = Seat.objects.filter(game=game, number=game.seat_to_move).first()
+    if seat is None or seat.user_id is None:
+        return
+    deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
+    services.event_add(
+        user_ids=[seat.user_id],
+        kind="yourTurn",
+        data={"game": game_id, "ply": ply, "deadline": deadline},
+    )
+
+
+def on_game_started(*, game_id: int, **_: Any) -> None:
+    services.event_add(
+        user_ids=_people(game_id), kind="gameStart", data={"game": game_id}
+    )
+
+
+def on_game_finished(*, game_id: int, **_: Any) -> None:
+    services.event_add(
+        user_ids=_people(game_id), kind="gameFinish", data={"game": game_id}
+    )
+
+
+def on_invited(*, game_id: int, user_id: int, **_: Any) -> None:
+    services.event_add(user_ids=[user_id], kind="challenge", data={"game": game_id})
+
+
+def connect() -> None:
+    for signal, receiver in (
+        (signals.turn_started, on_turn_started),
+        (signals.game_started, on_game_started),
+        (signals.game_finished, on_game_finished),
+        (signals.invited, on_invited),
+    ):
+        signal.connect(receiver, dispatch_uid=f"api.{receiver.__name__}")

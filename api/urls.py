@@ -1,0 +1,5 @@
+from django.urls import path
+
+from api.api import api
+
+urlpatterns = [path("", api.urls)]
