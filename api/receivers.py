@@ -7,8 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from api import services
+from api.stream import ring_events
 from games import signals
 from games.models import Game, Seat
+
+
+def _log(user_ids: list[int], kind: str, data: dict[str, Any]) -> None:
+    """Log the event for each account, then wake their open streams."""
+    services.event_add(user_ids=user_ids, kind=kind, data=data)
+    ring_events(user_ids)
 
 
 def _people(game_id: int) -> list[int]:
@@ -27,10 +34,8 @@ def on_turn_started(*, game_id: int, ply: int, **_: Any) -> None:
     if seat is None or seat.user_id is None:
         return
     deadline = game.turn_deadline.isoformat() if game.turn_deadline else None
-    services.event_add(
-        user_ids=[seat.user_id],
-        kind="yourTurn",
-        data={"game": game_id, "ply": ply, "deadline": deadline},
+    _log(
+        [seat.user_id], "yourTurn", {"game": game_id, "ply": ply, "deadline": deadline}
     )
 
 
@@ -41,13 +46,11 @@ def on_game_started(*, game_id: int, **_: Any) -> None:
 
 
 def on_game_finished(*, game_id: int, **_: Any) -> None:
-    services.event_add(
-        user_ids=_people(game_id), kind="gameFinish", data={"game": game_id}
-    )
+    _log(_people(game_id), "gameFinish", {"game": game_id})
 
 
 def on_invited(*, game_id: int, user_id: int, **_: Any) -> None:
-    services.event_add(user_ids=[user_id], kind="challenge", data={"game": game_id})
+    _log([user_id], "challenge", {"game": game_id})
 
 
 def connect() -> None:
