@@ -20,6 +20,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Router, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
+from ninja.parser import Parser
 from ninja.security import HttpBearer
 from ninja.throttling import AuthRateThrottle
 from pydantic import Field
@@ -28,12 +29,25 @@ from accounts.models import User
 from api import services
 from api import stream as api_stream
 from api.models import ApiEvent, ApiToken
+from azulsite import jsonbody
 from games import selectors
 from games import services as game_services
 from games.engine.common import REFUSALS
 from games.models import Game, Seat, Variant
 from games.play.banks import seat_banks
 from games.ratings.ratings import rating_points
+
+
+class BoundedJSON(Parser):
+    """A body read as the site reads JSON (``azulsite.jsonbody``): at most
+    64 KB, nested at most 20 deep (a deep body made ``json.loads`` recurse
+    into a 500); anything else is refused, 400."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        data = jsonbody.read_json(request)
+        if not isinstance(data, dict):
+            raise jsonbody.BadBody(400, "not a JSON object")
+        return data
 
 
 class TokenAuth(HttpBearer):
@@ -48,6 +62,7 @@ api = NinjaAPI(
     auth=TokenAuth(),
     throttle=[AuthRateThrottle(settings.API_RATE)],
     urls_namespace="api",
+    parser=BoundedJSON(),
 )
 
 

@@ -176,13 +176,16 @@ def test_stale_illegal_unreadable_and_out_of_turn(client, game, make_user):
     # a body that does not read: 422
     answer = call(client, "post", url, mover, {"ply": "x"})
     assert answer.status_code == 422
-    answer = client.post(
-        url,
-        data="{",
-        content_type="application/json",
-        HTTP_AUTHORIZATION=f"Bearer {mover}",
-    )
-    assert answer.status_code in (400, 422)
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {mover}"}
+    for body in (
+        "{",  # not JSON
+        '{"ply": 1, "move": ' + "[" * 100_000 + "]" * 100_000 + "}",  # too deep
+        '{"ply": 1, "move": {"x": "' + "y" * 70_000 + '"}}',  # over 64 KB
+        "[1]",  # not an object
+    ):
+        answer = client.post(url, data=body, content_type="application/json", **auth)
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("Cannot parse request body")
     # not their turn: 409; someone else's game: 403
     answer = call(client, "post", url, waiter, {"ply": state["ply"], "move": move})
     assert answer.status_code == 409
