@@ -259,6 +259,9 @@ def test_the_openapi_schema_matches_the_code(client):
     """CI checks the schema served against the committed docs/openapi.json."""
     from pathlib import Path
 
+    docs = client.get("/api/docs")
+    assert docs.status_code == 200
+    assert b'"url": "/api/openapi.json"' in docs.content
     served = client.get("/api/openapi.json").json()
     committed = json.loads(
         (Path(__file__).resolve().parents[2] / "docs" / "openapi.json").read_text()
