@@ -1,10 +1,14 @@
 """The settings page: e-mail, notification, time-zone and play preferences and
-vacation (``accounts``) and push devices (``notify``) on one page.
+vacation (``accounts``), push devices (``notify``) and API tokens (``api``) on
+one page.
 
 The project composes it, as it composes the URLs: the apps import one another
-one way only (notify → games → accounts), and this page, at an accounts
-address, needs notify too. A vacation moves the player's game deadlines through
-``accounts.signals.vacation_changed`` (``games.receivers``).
+one way only (notify → games → accounts, api → games → accounts), and this
+page, at an accounts address, needs notify and api too. A vacation moves the
+player's game deadlines through ``accounts.signals.vacation_changed``
+(``games.receivers``). A new API token is shown once: kept in the session
+until the page after its making is drawn (never in a URL, a message nor a
+log), and that page is not cached.
 Routed by ``azulsite/urls.py`` at ``accounts/settings/``.
 """
 
@@ -15,6 +19,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from accounts.forms import SettingsForm, VacationForm
@@ -28,6 +33,9 @@ from accounts.services import (
     vacation_end,
     vacation_start,
 )
+from api.forms import SCOPE_LABELS, ApiTokenForm
+from api.selectors import tokens_live
+from api.services import TokenError, token_create, token_revoke
 from notify.models import PushSubscription
 from notify.vapid import public_key
 
@@ -35,10 +43,11 @@ from notify.vapid import public_key
 @login_required
 def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The preferences, one form with one Save (``action=save``); vacation,
-    its own buttons, as unblocking and push devices have theirs."""
+    its own buttons, as unblocking, push devices and API tokens have theirs."""
     user = request.user
     form = SettingsForm(instance=user)
     vacation_form = VacationForm()
+    token_form = ApiTokenForm(prefix="token")
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "save":
@@ -59,6 +68,13 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
                 else:
                     messages.success(request, _("Enjoy your vacation."))
                     return redirect("settings")
+        elif action == "token_create":
+            token_form = ApiTokenForm(request.POST, prefix="token")
+            if _token_create(request, token_form):
+                return redirect("settings")
+        elif action == "token_revoke":
+            _token_revoke(request)
+            return redirect("settings")
         elif action == "vacation_end":
             try:
                 vacation_end(user=user)
@@ -71,7 +87,8 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             messages.error(request, _("That form could not be read."))
             return redirect("settings")
     used = vacation_days_used(user=user)
-    return render(
+    new_token = request.session.pop(NEW_TOKEN, None)
+    response = render(
         request,
         "accounts/settings.html",
         {
@@ -83,5 +100,59 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             "days_left": max(0, VACATION_DAYS_PER_YEAR - used),
             "blocked_players": block_list(user=user),
             "turn_email_quiet_minutes": round(settings.TURN_EMAIL_QUIET_MINUTES),
+            "token_form": token_form,
+            "tokens": [
+                (token, [SCOPE_LABELS[s] for s in token.scopes if s in SCOPE_LABELS])
+                for token in tokens_live(user=user)
+            ],
+            "new_token": new_token,
         },
+    )
+    if new_token:
+        add_never_cache_headers(response)
+    return response
+
+
+NEW_TOKEN = "api_token_new"
+"""The session's key for the token just made (its name and secret), popped
+when the page shows it."""
+
+
+def _token_create(request: AuthenticatedHttpRequest, form: ApiTokenForm) -> bool:
+    """Make the token ``form`` asks for, its secret kept for the next page;
+    whether it was made (else ``form`` says why)."""
+    if not form.is_valid():
+        return False
+    try:
+        token, secret = token_create(
+            user=request.user,
+            name=form.cleaned_data["name"],
+            scopes=form.cleaned_data["scopes"],
+            expires_at=form.expires_at(),
+        )
+    except TokenError as error:
+        form.add_error(None, error.message)
+        return False
+    request.session[NEW_TOKEN] = {"name": token.name, "secret": secret}
+    return True
+
+
+def _token_revoke(request: AuthenticatedHttpRequest) -> None:
+    """Revoke the posted token if it is a live one of the user's; a message
+    says which happened."""
+    try:
+        token_id = int(request.POST.get("token", ""))
+    except ValueError:
+        token_id = 0
+    token = tokens_live(user=request.user).filter(pk=token_id).first()
+    if token is None or not token_revoke(token_id=token.pk, user=request.user):
+        messages.error(
+            request,
+            _("That token could not be revoked: it is not one of your tokens in use."),
+        )
+        return
+    messages.success(
+        request,
+        _("The token “%(name)s” was revoked: programs using it are refused now.")
+        % {"name": token.name},
     )

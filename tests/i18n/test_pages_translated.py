@@ -158,7 +158,11 @@ def _seasons(users: list[Any]) -> tuple[Any, Any]:
 
 @pytest.fixture
 def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
-    from games import services
+    from datetime import timedelta
+
+    from api import services as tokens
+    from api.models import SCOPES, ApiToken
+    from games import clock, services
 
     users = [make_user(name) for name in NAMES]
     classic = start_game(users[:2], "classic", rated=True)
@@ -177,6 +181,17 @@ def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
         rated=False,
     )
     running, ended = _seasons(users[:3])
+    # Settings → API tokens: one used, expiring; one never used (their prefixes
+    # pinned: random letters could spell an English word)
+    _token, secret = tokens.token_create(
+        user=users[0],
+        name="nguyen",
+        scopes=SCOPES,
+        expires_at=clock.now() + timedelta(days=1),
+    )
+    tokens.token_for(secret)
+    tokens.token_create(user=users[0], name="thao", scopes=SCOPES[:1])
+    ApiToken.objects.filter(user=users[0]).update(prefix="azul_2026123")
     urls = [
         "/",
         "/leagues/",
