@@ -200,6 +200,17 @@ class User(AbstractUser):
         help_text="Empty for people; the level of a computer player's account "
         "(games.engine.bots), whose moves a background task plays (games.tasks).",
     )
+    bot_owner = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="bots",
+        verbose_name=_("run by"),
+        help_text="A bot account's owner, the person who runs it (issue #39, "
+        "docs/api.md): it plays through the API with its owner's tokens, has no "
+        "password, and the mark cannot be removed.",
+    )
     # Who is around (issue #26, docs/together.md): the last request or closed
     # socket, written at most once a minute (accounts.presence); others see it
     # only while show_presence is on (accounts.selectors.presence).
@@ -225,6 +236,12 @@ class User(AbstractUser):
     def is_computer(self) -> bool:
         """A computer player: no log-in, no clock, no e-mail (issue #16)."""
         return bool(self.computer_level)
+
+    @property
+    def is_bot(self) -> bool:
+        """A program's account, run by a person (``bot_owner``): marked BOT,
+        rated only on the bot ladder, in no league."""
+        return self.bot_owner_id is not None
 
     @property
     def shown_name(self) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -23,6 +24,7 @@ from .models import (
     User,
     Vacation,
 )
+from .usernames import username_key, validate_one_alphabet
 
 
 def user_language_set(*, user: User, language: str) -> None:
@@ -51,6 +53,53 @@ def computer_player(*, level: str) -> User:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
+
+
+BOTS_PER_OWNER = 5
+"""Bot accounts one person may run."""
+
+
+class BotError(ValueError):
+    """A bot account the site refuses; ``message`` is translated."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def bot_create(*, owner: User, username: str) -> User:
+    """A bot account run by ``owner`` (docs/api.md, "Bot accounts"): no
+    password (no browser log-in), no e-mail; its owner makes its tokens. The
+    name follows the sign-up rules (one alphabet, none that reads the same as
+    another)."""
+    if owner.is_computer or owner.is_bot:
+        raise BotError(_("Only a person can run a bot account."))
+    name = username.strip()
+    if not name or len(name) > 30 or not all(c.isalnum() or c in "_-." for c in name):
+        raise BotError(
+            _("A bot's name is 1 to 30 letters, digits, dots, hyphens or underscores.")
+        )
+    try:
+        validate_one_alphabet(name)
+    except ValidationError as error:
+        raise BotError(" ".join(error.messages)) from None
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=owner.pk).first()
+        if owner.bots.count() >= BOTS_PER_OWNER:
+            raise BotError(
+                ngettext(
+                    "You can run %(count)s bot account.",
+                    "You can run %(count)s bot accounts.",
+                    BOTS_PER_OWNER,
+                )
+                % {"count": BOTS_PER_OWNER}
+            )
+        if User.objects.filter(username_key=username_key(name)).exists():
+            raise BotError(_("This name is taken."))
+        bot = User(username=name, email="", bot_owner=owner, play_forced=True)
+        bot.set_unusable_password()
+        bot.save()
+    return bot
 
 
 class BlockError(ValueError):

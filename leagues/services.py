@@ -123,8 +123,8 @@ def bans(*, user: User, league: League, before: Season) -> int:
 
 def entry_problem(*, user: User, season: Season) -> str | None:
     """Why ``user`` may not enter ``season`` (in words), or None."""
-    if user.is_computer:
-        return _("Computer players do not enter leagues.")
+    if user.is_computer or user.is_bot:
+        return _("Computer players and bots do not enter leagues.")
     if not season.registering:
         return _("Registration for this season is closed: it has started.")
     if bans(user=user, league=season.league, before=season):

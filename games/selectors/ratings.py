@@ -38,7 +38,10 @@ def leaderboard(
     return (
         PlayerStats.objects.filter(games, family=family, last_rated_at__gte=recent)
         .filter(
-            ~Q(user__computer_level="") if computers else Q(user__computer_level="")
+            ~Q(user__computer_level="")
+            if computers
+            # bots have the bot ladder's table, not the people's (issue #39)
+            else Q(user__computer_level="", user__bot_owner__isnull=True)
         )
         .select_related("user")
         .order_by(*order)

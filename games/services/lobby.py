@@ -449,11 +449,21 @@ def game_cancel(*, game_id: int, user: User) -> Game:
     return game
 
 
+def _bots_with_people(seats: Sequence[Seat]) -> bool:
+    """A bot account (issue #39) and a person at the same table."""
+    users = [s.user for s in seats if s.user is not None]
+    bots = any(u.is_bot for u in users)
+    people = any(not u.is_bot and not u.is_computer for u in users)
+    return bots and people
+
+
 def start_if_full(game: Game, seats: list[Seat], *, by: int | None = None) -> None:
     """All seats joined: pick the first player at random and deal round 1.
     ``by``: whose action filled the last seat (told nothing of the start)."""
     if any(s.invite_status != Seat.Invite.JOINED for s in seats):
         return
+    if game.rated and _bots_with_people(seats):
+        game.rated = False  # a bot and a person: unrated (docs/api.md)
     rng = deals()
     # a rematch is seated in its turn order (rematches.rematch_seating)
     game.first_seat = 0 if game.rematch_of_id else rng.randrange(game.players)

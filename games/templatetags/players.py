@@ -30,6 +30,12 @@ def computer_badge(user: Any) -> SafeString | str:
     the reader's language (``User.shown_name``), which no person can take: the
     name is its mark, and a badge after it would say it twice ("Máy (dễ) MÁY",
     issue #35 item 7)."""
+    if getattr(user, "bot_owner_id", None) is not None:
+        # a program's account (issue #39): BOT, and who runs it
+        return render_to_string(
+            "games/_computer_badge.html",
+            {"owner": user.bot_owner.username if user.bot_owner else ""},
+        )
     level = getattr(user, "computer_level", "")
     if not level or level in COMPUTER_USERNAMES:
         return ""
