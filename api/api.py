@@ -29,7 +29,7 @@ from accounts.models import User
 from api import services
 from api import stream as api_stream
 from api.models import ApiEvent, ApiToken
-from azulsite import jsonbody
+from azulsite.jsonbody import BadBody, read_json
 from games import selectors
 from games import services as game_services
 from games.engine.common import REFUSALS
@@ -44,9 +44,9 @@ class BoundedJSON(Parser):
     into a 500); anything else is refused, 400."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
-        data = jsonbody.read_json(request)
+        data = read_json(request)
         if not isinstance(data, dict):
-            raise jsonbody.BadBody(400, "not a JSON object")
+            raise BadBody(400, "not a JSON object")
         return data
 
 
