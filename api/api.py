@@ -237,7 +237,7 @@ def _game_out(game: Game, user: User) -> dict[str, Any]:
         "seats": [
             {
                 "name": seat.record_name,
-                "bot": bool(seat.user and seat.user.is_computer),
+                "bot": bool(seat.user and (seat.user.is_computer or seat.user.is_bot)),
                 "bank_seconds": banks.get(seat.number),
             }
             for seat in seats
@@ -267,7 +267,7 @@ def account_get(request: HttpRequest) -> dict[str, Any]:
     stats = selectors.player_stats(user=user)
     return {
         "name": user.username,
-        "bot": user.is_computer,
+        "bot": user.is_computer or user.is_bot,
         "ratings": [
             {"family": family, "rating": rating_points(s.mu), "games": s.rated_games}
             for family, s in stats.items()

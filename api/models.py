@@ -77,3 +77,42 @@ class ApiEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.kind} {self.data}"
+
+
+class LadderRating(models.Model):
+    """A bot's (or a house computer's) rating on the bot ladder, per game
+    family (OpenSkill, as the site's: ``games.ratings.ratings.rate``), apart
+    from the people's ratings (docs/api.md, "The bot ladder")."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    family = models.CharField(max_length=10)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family"], name="ladder_once")
+        ]
+        indexes = [models.Index(fields=["family", "-mu"], name="ladder_table")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}/{self.family}: {self.mu:.1f}"
+
+
+class LadderGame(models.Model):
+    """A game the ladder paired (``api.ladder``), rated on the ladder once it
+    ends (``counted``)."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, related_name="ladder_game"
+    )
+    created_at = models.DateTimeField()
+    counted = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"ladder game {self.game_id}"

@@ -4,12 +4,16 @@ program reads from ``GET /api/events`` and the stream."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from api import services
+from api import ladder, services
+from api.models import LadderGame
 from api.stream import ring_events
 from games import signals
 from games.models import Game, Seat
+
+logger = logging.getLogger(__name__)
 
 
 def _log(user_ids: list[int], kind: str, data: dict[str, Any]) -> None:
@@ -47,6 +51,20 @@ def on_game_started(*, game_id: int, **_: Any) -> None:
 
 def on_game_finished(*, game_id: int, **_: Any) -> None:
     _log(_people(game_id), "gameFinish", {"game": game_id})
+    ladder.game_ended(game_id=game_id)
+
+
+def on_deadline_pass(**_: Any) -> None:
+    """The ladder's pairing, on each pass of the deadline job; and the ladder
+    games over that a lost receiver did not rate."""
+    try:
+        ladder.ladder_pass()
+        for game_id in LadderGame.objects.filter(
+            counted=False, game__status=Game.Status.FINISHED
+        ).values_list("game_id", flat=True):
+            ladder.game_ended(game_id=game_id)
+    except Exception:
+        logger.exception("the bot ladder's pass failed")
 
 
 def on_invited(*, game_id: int, user_id: int, **_: Any) -> None:
@@ -59,5 +77,6 @@ def connect() -> None:
         (signals.game_started, on_game_started),
         (signals.game_finished, on_game_finished),
         (signals.invited, on_invited),
+        (signals.deadline_pass, on_deadline_pass),
     ):
         signal.connect(receiver, dispatch_uid=f"api.{receiver.__name__}")

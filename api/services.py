@@ -143,3 +143,12 @@ def event_add(*, user_ids: Iterable[int], kind: str, data: dict[str, Any]) -> No
             for uid in user_ids
         ]
     )
+
+
+def token_touch(token: ApiToken) -> None:
+    """An open stream of ``token`` is alive: its last use is now (at most
+    once a minute), so the ladder sees its bot online."""
+    now = clock.now()
+    ApiToken.objects.filter(pk=token.pk).filter(
+        Q(last_used_at__isnull=True) | Q(last_used_at__lt=now - LAST_USED_EVERY)
+    ).update(last_used_at=now)

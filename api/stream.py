@@ -21,6 +21,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
 from api.models import ApiEvent, ApiToken
+from api.services import token_touch
 from games.models import Game, Seat
 
 KEEP_ALIVE = 15.0
@@ -116,6 +117,7 @@ async def events(token: ApiToken) -> AsyncIterator[str]:
                 message = {"type": "keep-alive"}
             if message.get("type") == "api.close":
                 return
+            await sync_to_async(token_touch)(token)  # the bot is online
             rows = await sync_to_async(_after)(user_id, cursor)
             for row in rows:
                 cursor = row.pk

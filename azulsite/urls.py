@@ -7,6 +7,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import converters  # noqa: F401  registers <username:...>
+from api import views as api_views
 from games.history import rules_views
 from games.people import profile_views
 from notify import views as notify_views
@@ -34,6 +35,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
     path("api/", include("api.urls")),
+    path("bots/ladder/", api_views.ladder_table, name="bot_ladder"),
+    path("bots/ladder/<str:family>/", api_views.ladder_table, name="bot_ladder"),
     # Pages of accounts that read the other apps (accounts imports neither).
     path("accounts/settings/", settings_page.settings_view, name="settings"),
     path(

@@ -485,12 +485,14 @@ def game_start_seated(
     rated: bool = True,
     vacation_spends: bool = False,
     vacation_cap: timedelta | None = None,
+    quiet: bool = True,
 ) -> Game:
     """A game started at once with ``users`` in its seats, in order, and seat
     ``first_seat`` to play first: an event's game (``leagues``), whose
     players were seated by the event, not invited. Its players are not told
     of it, nor of its first turn: the event tells each of them once of all
-    its games (issue #38: never one message per game created). With
+    its games (issue #38: never one message per game created); with
+    ``quiet`` off, its first turn is told as any (a ladder's game). With
     ``vacation_cap``, its players' vacations stop each seat's clock for at
     most that long in all (``Seat.vacation_left_seconds``). The caller's
     transaction, if any, holds it; the first deal is made here."""
@@ -524,7 +526,7 @@ def game_start_seated(
         engine = record.new_game(variant, players, first_seat)
         game.status = Game.Status.ACTIVE
         game.started_at = clock.now()
-        append_events(game, engine, [], rng=deals(), seats=seats, quiet=True)
+        append_events(game, engine, [], rng=deals(), seats=seats, quiet=quiet)
         game.opening = record.opening_key(game.variant, game.cached_events)
         game.save()
     return game
