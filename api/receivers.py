@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from accounts.models import User
 from api import ladder, services
 from api.models import LadderGame
 from api.stream import ring_events
@@ -54,6 +55,30 @@ def on_game_finished(*, game_id: int, **_: Any) -> None:
     ladder.game_ended(game_id=game_id)
 
 
+def on_invitation_declined(*, game_id: int, user_id: int, **_: Any) -> None:
+    """To the creator and the players seated or invited: who declined."""
+    others = [
+        uid
+        for uid in Seat.objects.filter(game_id=game_id, user__isnull=False)
+        .exclude(user_id=user_id)
+        .values_list("user_id", flat=True)
+    ]
+    name = User.objects.filter(pk=user_id).values_list("username", flat=True).first()
+    _log(others, "challengeDeclined", {"game": game_id, "by": name})
+
+
+def on_game_cancelled(*, game_id: int, **_: Any) -> None:
+    """To the players invited or seated, the creator apart: it is off."""
+    creator = Game.objects.filter(pk=game_id).values_list("creator_id", flat=True)
+    invited = (
+        Seat.objects.filter(game_id=game_id, user__isnull=False)
+        .exclude(user_id__in=creator)
+        .exclude(user__computer_level__gt="")
+        .values_list("user_id", flat=True)
+    )
+    _log(list(invited), "challengeCanceled", {"game": game_id})
+
+
 def on_deadline_pass(**_: Any) -> None:
     """The ladder's pairing, on each pass of the deadline job; and the ladder
     games over that a lost receiver did not rate."""
@@ -78,5 +103,7 @@ def connect() -> None:
         (signals.game_finished, on_game_finished),
         (signals.invited, on_invited),
         (signals.deadline_pass, on_deadline_pass),
+        (signals.invitation_declined, on_invitation_declined),
+        (signals.game_cancelled, on_game_cancelled),
     ):
         signal.connect(receiver, dispatch_uid=f"api.{receiver.__name__}")

@@ -23,6 +23,13 @@ game_started = Signal()
 game_finished = Signal()
 """``game_id`` is over (a game played here, not an imported one)."""
 
+invitation_declined = Signal()
+"""``user_id`` declined their invitation to the open game ``game_id``."""
+
+game_cancelled = Signal()
+"""The open game ``game_id`` was called off (by its creator, or a rematch
+declined)."""
+
 seat_left = Signal()
 """A player left ``game_id`` before its end: ``seat`` (its number), ``user_id``
 and ``reason`` (``Game.EndReason``: resigned, or timeout for a forfeit on

@@ -393,6 +393,7 @@ def game_invitation_respond(*, game_id: int, user: User, accept: bool) -> Game:
             raise GameActionError(_("You have no invitation to this game."), "invite")
         if accept:
             return _accept(game, mine, seats)
+        announce(signals.invitation_declined, game_id=game.pk, user_id=user.pk)
         if game.rematch_of_id is not None:
             _rematch_declined(game, mine)
             return game
@@ -408,6 +409,7 @@ def _rematch_declined(game: Game, seat: Seat) -> None:
     for all (``rematches``); the seat keeps who declined, for the pages."""
     seat.invite_status = Seat.Invite.DECLINED
     seat.save(update_fields=["invite_status"])
+    announce(signals.game_cancelled, game_id=game.pk)
     game.status = Game.Status.CANCELLED
     game.finished_at = clock.now()
     game.save(update_fields=["status", "finished_at"])
@@ -446,6 +448,7 @@ def game_cancel(*, game_id: int, user: User) -> Game:
         game.save(update_fields=["status", "finished_at"])
         notify_after_commit(game, {})
         ring_rematched(game)
+        announce(signals.game_cancelled, game_id=game.pk)
     return game
 
 

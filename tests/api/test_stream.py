@@ -70,3 +70,35 @@ async def test_a_second_stream_of_a_token_closes_the_first(people):
     with pytest.raises(StopAsyncIteration):
         await waiting
     waiter.cancel()
+
+
+async def test_a_declined_and_a_cancelled_challenge_are_told(people, make_user):
+    """``challengeDeclined`` to the creator (with who declined),
+    ``challengeCanceled`` to those invited."""
+    ana, binh, binh_token = people
+    carla = await sync_to_async(make_user)("carla")
+    _row, ana_token = await sync_to_async(services.token_create)(
+        user=ana, name="a", scopes=["game:read"]
+    )
+    first = await sync_to_async(game_services.game_create)(
+        creator=ana, variant="classic", players=2, rated=False, invitees=[binh]
+    )
+    await sync_to_async(game_services.game_invitation_respond)(
+        game_id=first.pk, user=binh, accept=False
+    )
+    second = await sync_to_async(game_services.game_create)(
+        creator=ana, variant="classic", players=3, rated=False, invitees=[binh, carla]
+    )
+    await sync_to_async(game_services.game_cancel)(game_id=second.pk, user=ana)
+    client = AsyncClient()
+
+    async def kinds(token):
+        answer = await client.get(
+            "/api/events", headers={"Authorization": f"Bearer {token}"}
+        )
+        return [(e["type"], e["data"]) for e in answer.json()["events"]]
+
+    assert ("challengeDeclined", {"game": first.pk, "by": "binh"}) in await kinds(
+        ana_token
+    )
+    assert ("challengeCanceled", {"game": second.pk}) in await kinds(binh_token)
