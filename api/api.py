@@ -9,13 +9,11 @@ cap (with ``Retry-After``)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable, Iterator
 from functools import wraps
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from ninja import NinjaAPI, Router, Schema, Status
@@ -27,7 +25,6 @@ from pydantic import Field
 
 from accounts.models import User
 from api import services
-from api import stream as api_stream
 from api.models import ApiEvent, ApiToken
 from azulsite.jsonbody import BadBody, read_json
 from games import selectors
@@ -111,9 +108,6 @@ def need(request: HttpRequest, scope: str) -> User:
 def one_at_a_time(view: Callable[..., Any]) -> Callable[..., Any]:
     """One request at a time per token: a second while the first is answered
     gets 429 (``services.token_claim``)."""
-
-    if asyncio.iscoroutinefunction(view):
-        return view  # the stream: open for long, it holds no request slot
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
@@ -523,25 +517,7 @@ def events_page(request: HttpRequest, after: int = 0) -> dict[str, Any]:
     }
 
 
-stream = Router(tags=["events"])
-
-
-@stream.get("/events")
-async def stream_events(request: HttpRequest) -> StreamingHttpResponse:
-    """Server-sent events for this account (``api.stream``): what is current
-    on open, then ``gameStart``, ``yourTurn``, ``gameFinish``, ``challenge``
-    as they happen, a keep-alive at least every 15 s; one stream per token."""
-    await sync_to_async(need)(request, "game:read")
-    response = StreamingHttpResponse(
-        api_stream.events(_token(request)), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each event at once
-    return response
-
-
 api.add_router("/account", account)
-api.add_router("/stream", stream)
 api.add_router("/games", games)
 api.add_router("/users", users)
 api.add_router("/challenges", challenges)

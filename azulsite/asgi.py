@@ -21,17 +21,29 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import path, re_path  # noqa: E402
 
+from api.consumers import EventStream  # noqa: E402
 from azulsite.bodies import BodyLimit  # noqa: E402
 from games.routing import websocket_urlpatterns as game_sockets  # noqa: E402
 from leagues.routing import websocket_urlpatterns as league_sockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimit(
-            django_asgi_app,
-            max_bytes=settings.REQUEST_BODY_MAX_BYTES,
-            timeout=settings.REQUEST_BODY_TIMEOUT,
+        # The API's event stream is a Channels consumer: an open stream holds
+        # no thread (Django's handler holds one per streaming request).
+        "http": URLRouter(
+            [
+                path("api/stream/events", EventStream.as_asgi()),
+                re_path(  # Channels' router takes an ASGI app here
+                    r"",
+                    BodyLimit(  # type: ignore[arg-type]
+                        django_asgi_app,
+                        max_bytes=settings.REQUEST_BODY_MAX_BYTES,
+                        timeout=settings.REQUEST_BODY_TIMEOUT,
+                    ),
+                ),
+            ]
         ),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(league_sockets + game_sockets))
