@@ -149,6 +149,18 @@ class VacationForm(forms.Form):
     )
 
 
+class BotForm(forms.Form):
+    """The settings page's form for a new bot account: its name
+    (``accounts.services.bot_create`` checks it and says what is wrong)."""
+
+    username = forms.CharField(
+        label=_("The bot's name"),
+        max_length=30,
+        help_text=_("1 to 30 letters, digits, dots, hyphens or underscores."),
+        error_messages={"required": _("Give the bot a name.")},
+    )
+
+
 class PasswordResetForm(auth_forms.PasswordResetForm):
     """contrib.auth's reset form, its e-mail written in the account's language."""
 

@@ -1,6 +1,7 @@
 """The settings page's form for a new API token (``azulsite.settings_page``):
-a name, the scopes as boxes, each with what it lets a program do, and an
-expiry among those offered."""
+the account it is for (the person, or one of their bot accounts), a name, the
+scopes as boxes, each with what it lets a program do, and an expiry among those
+offered."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
+from accounts.models import User
 from api.models import SCOPES
 from games import clock
 
@@ -29,6 +31,16 @@ until it is revoked."""
 
 
 class ApiTokenForm(forms.Form):
+    account = forms.TypedChoiceField(
+        label=_("Account"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_("Yours, or one of your bot accounts: the token acts as it."),
+        error_messages={
+            "invalid_choice": _("That is neither your account nor one of your bots."),
+        },
+    )
     name = forms.CharField(
         label=_("Name"),
         max_length=60,
@@ -54,8 +66,26 @@ class ApiTokenForm(forms.Form):
         },
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, owner: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Only the owner and their own bots are offered, so only they are read:
+        # another's bot, a person or a forged id is not a choice.
+        self.owner = owner
+        self.accounts = {owner.pk: owner} | {
+            bot.pk: bot for bot in owner.bots.order_by("username_key", "pk")
+        }
+        account = self.fields["account"]
+        assert isinstance(account, forms.TypedChoiceField)
+        account.initial = owner.pk
+        account.choices = [
+            (
+                str(pk),
+                gettext("Me (%(name)s)") % {"name": user.username}
+                if pk == owner.pk
+                else gettext("The bot %(name)s") % {"name": user.username},
+            )
+            for pk, user in self.accounts.items()
+        ]
         # At request time, in the reader's language (a count: ngettext).
         expiry = self.fields["expiry"]
         assert isinstance(expiry, forms.TypedChoiceField)
@@ -66,6 +96,10 @@ class ApiTokenForm(forms.Form):
             )
             for days in EXPIRY_DAYS
         ]
+
+    def chosen_account(self) -> User:
+        """Whose the token is (the owner when none was chosen); on a valid form."""
+        return self.accounts[self.cleaned_data.get("account") or self.owner.pk]
 
     def expires_at(self) -> datetime | None:
         """When the token chosen expires (None: never); on a valid form."""
