@@ -93,9 +93,9 @@ async def stream(
             heard.setdefault((data["game"], data["ply"]), time.perf_counter())
 
 
-def post_move(port: int, game_id: int, token: str) -> tuple[int, int]:
-    """The player to move's first legal move, through the API; the status
-    and the game's new ply."""
+def post_move(port: int, game_id: int, token: str) -> tuple[float, int]:
+    """The player to move's first legal move, through the API (read, then
+    posted): when the POST began, and the game's new ply."""
     import urllib.request
 
     def call(method: str, path: str, body: dict | None = None) -> dict:
@@ -112,12 +112,13 @@ def post_move(port: int, game_id: int, token: str) -> tuple[int, int]:
             return json.loads(response.read())
 
     state = call("GET", f"/api/games/{game_id}")
+    began = time.perf_counter()
     answer = call(
         "POST",
         f"/api/games/{game_id}/moves",
         {"ply": state["ply"], "move": state["legal_moves"][0]},
     )
-    return 200, int(answer["ply"])
+    return began, int(answer["ply"])
 
 
 def threads(pid: int) -> int:
@@ -157,8 +158,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
             continue
         mover = game.seats.all()[game.seat_to_move].user_id
         assert mover is not None
-        began = time.perf_counter()
-        _status, ply = await asyncio.to_thread(post_move, port, game_id, tokens[mover])
+        began, ply = await asyncio.to_thread(post_move, port, game_id, tokens[mover])
         for _wait in range(500):
             if (game_id, ply) in heard:
                 break
@@ -168,6 +168,8 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
         else:
             missed += 1
     print(f"yourTurn after a move's POST: {percentiles(latencies)}; missed {missed}")
+    slow = [round(x, 2) for x in latencies if x > 0.3]
+    print(f"over 300 ms: {len(slow)} {slow}")
     for task in tasks:
         task.cancel()
 
