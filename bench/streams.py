@@ -118,7 +118,12 @@ def post_move(port: int, game_id: int, token: str) -> tuple[float, int]:
         f"/api/games/{game_id}/moves",
         {"ply": state["ply"], "move": state["legal_moves"][0]},
     )
+    answered[(game_id, int(answer["ply"]))] = time.perf_counter() - began
     return began, int(answer["ply"])
+
+
+answered: dict[tuple[int, int], float] = {}
+"""Each move's POST, how long its answer took (by game and new ply)."""
 
 
 def threads(pid: int) -> int:
@@ -165,6 +170,12 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
             await asyncio.sleep(0.01)
         if (game_id, ply) in heard:
             latencies.append(heard[(game_id, ply)] - began)
+            if latencies[-1] > 0.3:
+                print(
+                    f"slow: game {game_id} ply {ply}: heard after "
+                    f"{latencies[-1]:.2f} s, the POST answered in "
+                    f"{answered.get((game_id, ply), -1):.2f} s"
+                )
         else:
             missed += 1
     print(f"yourTurn after a move's POST: {percentiles(latencies)}; missed {missed}")
