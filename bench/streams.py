@@ -79,6 +79,8 @@ async def stream(
         ).encode()
     )
     await writer.drain()
+    status = await reader.readline()  # the stream answered: it is open
+    assert b" 200 " in status, status
     opened.append(1)
     kind = ""
     while True:
@@ -141,17 +143,19 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> None:
     heard: dict[tuple[int, int], float] = {}
     opened: list[int] = []
     before = threads(pid)
+    opening = time.perf_counter()
     tasks = [
         asyncio.create_task(stream(port, token, heard, opened))
         for token in tokens.values()
     ]
     while len(opened) < len(tasks):
-        await asyncio.sleep(0.1)
-    await asyncio.sleep(2.0)  # every stream joined its groups
+        await asyncio.sleep(0.05)
+    opening = time.perf_counter() - opening
+    await asyncio.sleep(1.0)
     during = threads(pid)
     print(
-        f"{len(tasks)} streams open; Daphne's threads {before} before, {during} "
-        "with them open"
+        f"{len(tasks)} streams open (all answered within {opening:.1f} s of "
+        f"asking); Daphne's threads {before} before, {during} with them open"
     )
     rng = random.Random(3)
     latencies: list[float] = []
