@@ -25,6 +25,7 @@ from api.models import ApiToken, LadderGame, LadderRating
 from games import clock
 from games import services as game_services
 from games.engine import bots
+from games.engine.variants import FAMILIES
 from games.models import Game, Seat, variant_family
 from games.ratings.ratings import model, rate
 
@@ -33,9 +34,9 @@ PER_DAY = 100
 """Ladder games a bot starts at most in a day (a house bot: no cap)."""
 AT_ONCE = 2
 """Ladder games a bot plays at once, at most."""
-VARIANTS = {"classic": "classic", "pavilion": "pavilion"}
+VARIANTS = {family.name: family.variant(grey=False).name for family in FAMILIES}
 """The variant a ladder game of each family is played in (the coloured side)."""
-CLOCK = "brisk"
+CLOCK = clock.BRISK.name
 
 
 def online_bots() -> list[User]:

@@ -195,6 +195,7 @@ def pages(make_user: Any, start_game: Any) -> tuple[Any, list[str]]:
     urls = [
         "/",
         "/leagues/",
+        "/bots/ladder/classic/",
         f"/leagues/seasons/{running.season_id}/",
         f"/leagues/groups/{running.pk}/",
         f"/leagues/seasons/{ended.season_id}/",
