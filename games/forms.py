@@ -26,6 +26,7 @@ from games.converters import MAX_ID
 from games.engine.variants import PLAYERS
 from games.models import FAMILY_VARIANTS, Family, Variant
 from games.ratings.ratings import PROVISIONAL_GAMES
+from games.selectors.archive import ArchiveCursor
 
 
 def query_int(
@@ -49,6 +50,20 @@ def query_int(
 def page_number(query: Mapping[str, str]) -> int:
     """``?page=N`` of a paginated list (1 when missing or not a page number)."""
     return query_int(query, "page", default=1, min_value=1, max_value=100_000)
+
+
+CURSOR_QUERY = {"older": True, "newer": False}
+"""The archive's page links: ``?older=<cursor>`` or ``?newer=<cursor>``."""
+
+
+def archive_cursor(query: Mapping[str, str]) -> ArchiveCursor | None:
+    """The archive page a link points at (``ArchiveCursor``), or None for the
+    newest page (no cursor, or one that is not a cursor)."""
+    for name, older in CURSOR_QUERY.items():
+        token = query.get(name)
+        if token:
+            return ArchiveCursor.parse(token[:40], older=older)
+    return None
 
 
 def game_id(query: Mapping[str, str], name: str = "game") -> int | None:

@@ -26,7 +26,14 @@ from django_ratelimit.decorators import ratelimit
 from games import selectors, services
 from games.engine.variants import PLAYERS
 from games.families import family_for
-from games.forms import ArchiveFilterForm, RecordImportForm, page_number, query_int
+from games.forms import (
+    CURSOR_QUERY,
+    ArchiveFilterForm,
+    RecordImportForm,
+    archive_cursor,
+    page_number,
+    query_int,
+)
 from games.history import replay as replays
 from games.history import reviews
 from games.models import FAMILY_VARIANTS, Family, Game
@@ -55,7 +62,8 @@ def _page(items: Any, page: int, size: int) -> tuple[list[Any], bool]:
 
 def _query_without_page(request: HttpRequest) -> str:
     query = request.GET.copy()
-    query.pop("page", None)
+    for name in ("page", *CURSOR_QUERY):
+        query.pop(name, None)
     return query.urlencode()
 
 
@@ -80,21 +88,19 @@ def game_archive(request: HttpRequest) -> HttpResponse:
         ongoing=data.get("show") == "ongoing",
         imported=data.get("show") == "imported",
     )
-    page = page_number(request.GET)
-    games: list[Game] = []
-    has_next = False
+    page = selectors.ArchivePage([], None, None)
     if "player" not in form.errors:  # a player nobody is has no games
-        games, has_next = _page(
-            selectors.game_archive(filters=filters), page, ARCHIVE_PAGE_SIZE
+        page = selectors.archive_page(
+            filters=filters, cursor=archive_cursor(request.GET), size=ARCHIVE_PAGE_SIZE
         )
     return render(
         request,
         "games/archive.html",
         {
             "form": form,
-            "games": games,
+            "games": page.games,
             "page": page,
-            "has_next": has_next,
+            "paged": any(name in request.GET for name in CURSOR_QUERY),
             "query": _query_without_page(request),
             "ongoing": filters.ongoing,
         },

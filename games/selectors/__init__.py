@@ -7,7 +7,13 @@ The reads are grouped by domain, one module each: ``games`` (one game),
 
 from __future__ import annotations
 
-from games.selectors.archive import ArchiveFilters, game_archive
+from games.selectors.archive import (
+    ArchiveCursor,
+    ArchiveFilters,
+    ArchivePage,
+    archive_page,
+    game_archive,
+)
 from games.selectors.games import (
     INVITE_TOKEN_PATTERN,
     engine_after,
@@ -74,6 +80,9 @@ __all__ = [
     "engine_replayed",
     "friends_games",
     "game_archive",
+    "archive_page",
+    "ArchiveCursor",
+    "ArchivePage",
     "game_by_invite_token",
     "game_can_view",
     "game_continued",

@@ -168,9 +168,29 @@ def test_archive_page_filters_and_paginates(filled, client):
     shown = [g.pk for g in response.context["games"]]
     assert shown == _archive_ids(variant="classic", rated=True)[:25]
     page1 = client.get(url)
-    page2 = client.get(url, {"page": 2})
-    assert page1.context["has_next"] and not page2.context["has_next"]
-    assert len(page1.context["games"]) == 25 and len(page2.context["games"]) == 15
+    older = page1.context["page"].older
+    assert page1.context["page"].newer is None and older is not None
+    html = page1.content.decode()
+    assert f'href="?older={older.token}" rel="next"' in html
+    assert 'rel="prev"' not in html and 'rel="first"' not in html
+    page2 = client.get(url, {"older": older.token})
+    assert page2.context["page"].older is None
+    newest = _archive_ids()
+    assert [g.pk for g in page1.context["games"]] == newest[:25]
+    assert [g.pk for g in page2.context["games"]] == newest[25:40]
+    # back from the second page: the newer link shows the first page again
+    newer = page2.context["page"].newer
+    back = client.get(url, {"newer": newer.token})
+    assert [g.pk for g in back.context["games"]] == newest[:25]
+    assert back.context["page"].newer is None
+    assert back.context["page"].older == older
+    html = page2.content.decode()
+    assert f'href="?newer={newer.token}" rel="prev"' in html
+    assert 'href="?" rel="first"' in html
+    # a cursor that is not one shows the newest page
+    for odd in ("x", "1.2.3", "9" * 40, "-5.1"):
+        shown = client.get(url, {"older": odd})
+        assert [g.pk for g in shown.context["games"]] == newest[:25]
     # an unknown player is a form error, not a crash, and lists no game
     unknown = client.get(url, {"player": "nobody-here"})
     assert unknown.status_code == 200
@@ -468,10 +488,14 @@ def test_archive_game_filter_tells_each_variant_from_its_family(filled, client):
 
     def listed(value: str) -> set[str]:
         shown = set()
-        for page in (1, 2):
-            response = client.get(url, {"variant": value, "page": page})
+        query = {"variant": value}
+        while True:
+            response = client.get(url, query)
             shown |= {variants[g.pk] for g in response.context["games"]}
-        return shown
+            older = response.context["page"].older
+            if older is None:
+                return shown
+            query = {"variant": value, "older": older.token}
 
     assert listed("classic") == {"classic"}
     assert listed("classic-grey") == {"classic-grey"}
