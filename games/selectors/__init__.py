@@ -50,6 +50,7 @@ from games.selectors.lists import (
 )
 from games.selectors.ratings import (
     LEADERBOARD_DAYS,
+    RATING_HISTORY_GAMES,
     high_scores,
     leaderboard,
     player_stats,
@@ -110,6 +111,7 @@ __all__ = [
     "leaderboard",
     "player_stats",
     "rating_history",
+    "RATING_HISTORY_GAMES",
     "review_progress",
     "seat_standings",
     "seat_vacations",

@@ -67,10 +67,19 @@ def player_stats(*, user: User) -> dict[str, PlayerStats]:
     return {stats.family: stats for stats in PlayerStats.objects.filter(user=user)}
 
 
-def rating_history(*, user: User, family: str) -> list[RatingChange]:
-    """``user``'s rating after each rated game of ``family``, oldest first."""
-    return list(
-        RatingChange.objects.filter(user=user, family=family).order_by(
-            "created_at", "id"
-        )
+RATING_HISTORY_GAMES = 500
+"""The rated games a profile's chart draws at most: the latest (a player of
+ten thousand games gets the last 500, read from the history index's end)."""
+
+
+def rating_history(
+    *, user: User, family: str, latest: int = RATING_HISTORY_GAMES
+) -> list[RatingChange]:
+    """``user``'s rating after each of their ``latest`` last rated games of
+    ``family``, oldest first."""
+    newest_first = (
+        RatingChange.objects.filter(user=user, family=family)
+        .order_by("-created_at", "-id")
+        .only("mu", "created_at")[:latest]
     )
+    return list(newest_first)[::-1]

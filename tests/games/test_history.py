@@ -432,6 +432,23 @@ def test_profile_shows_rating_chart_and_totals(filled, client):
     assert reverse("games:archive") + f"?player={stats.user.username}" in html
 
 
+def test_rating_chart_draws_the_latest_games_only(filled):
+    """A player of thousands of games gets a chart of their latest ones
+    (``RATING_HISTORY_GAMES``): the window's end is the current rating."""
+    stats = PlayerStats.objects.filter(rated_games__gt=3).order_by("-rated_games")[0]
+    everything = list(
+        RatingChange.objects.filter(user=stats.user, family=stats.family).order_by(
+            "created_at", "id"
+        )
+    )
+    window = selectors.rating_history(user=stats.user, family=stats.family, latest=3)
+    assert [c.pk for c in window] == [c.pk for c in everything[-3:]]
+    assert window[-1].mu == stats.mu
+    assert len(selectors.rating_history(user=stats.user, family=stats.family)) == (
+        min(len(everything), selectors.RATING_HISTORY_GAMES)
+    )
+
+
 def test_finished_game_page_shows_statistics(filled, client):
     game = Game.objects.filter(variant="classic").first()
     response = client.get(reverse("games:detail", args=[game.pk]))
