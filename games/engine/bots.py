@@ -461,7 +461,9 @@ def _weigh_one(
 # ---------------------------------------------------------------- classic
 
 
-def _best_grey_column(wall: list[list[int]], row: int, colour: int) -> int | None:
+def _best_grey_column(
+    wall: Sequence[Sequence[int]], row: int, colour: int
+) -> int | None:
     """The grey-wall column (§8) where ``colour`` scores most now, or ``None``."""
     best, best_points = None, -1
     if colour in wall[row]:
@@ -501,42 +503,22 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
         boards = game.boards
         if game.is_over():
             return [b.score + 0.01 * b.complete_rows() for b in boards]
-        grey = game.grey
-        projected = []
-        game_ends = False
-        for board in boards:
-            wall = [row[:] for row in board.wall]
-            score = board.score
-            floor = len(board.floor)
-            for line in range(5):
-                if board.line_count[line] == line + 1:
-                    colour = board.line_colour[line]
-                    column: int | None
-                    column = (
-                        _best_grey_column(wall, line, colour)
-                        if grey
-                        else ((colour + line) % 5)
-                    )
-                    if column is None:
-                        floor += line + 1
-                        continue
-                    score += wall_points(wall, line, column)
-                    wall[line][column] = colour
-            score = max(0, score - sum(FLOOR_PENALTIES[: min(floor, 7)]))
-            if any(all(c >= 0 for c in row) for row in wall):
-                game_ends = True
-            projected.append((score, wall))
+        projected = [_projection(board, game.grey) for board in boards]
+        game_ends = any(ends for _key, _score, _wall, ends in projected)
         if game_ends and game.phase != classic.PHASE_OFFER:
             return [
-                s + _classic_bonus(wall) + 0.01 * _rows(wall) for s, wall in projected
+                s + _classic_bonus(wall) + 0.01 * _rows(wall)
+                for _key, s, wall, _ends in projected
             ]
         if game_ends:
             # the round is not over yet: the bonuses are nearly certain
-            return [s + _classic_bonus(wall) for s, wall in projected]
+            return [s + _classic_bonus(wall) for _key, s, wall, _ends in projected]
         if self.learned:
             return _learned_values(game, projected)
         fullest = max(
-            sum(1 for c in row if c >= 0) for _, wall in projected for row in wall
+            sum(1 for c in row if c >= 0)
+            for _key, _score, wall, _ends in projected
+            for row in wall
         )
         rounds_left = max(1, 5 - fullest)
         table: list[int] | None = None
@@ -546,7 +528,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
                 for colour in range(5):
                     table[colour] += factory[colour]
         values = []
-        for seat, (score, wall) in enumerate(projected):
+        for seat, (_key, score, wall, _ends) in enumerate(projected):
             board = boards[seat]
             value = float(score)
             for line in range(5):
@@ -555,7 +537,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
                     colour = board.line_colour[line]
                     column = (
                         _best_grey_column(wall, line, colour)
-                        if grey
+                        if game.grey
                         else (colour + line) % 5
                     )
                     if column is None:
@@ -625,44 +607,105 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
         )
 
 
-def _learned_values(
-    game: ClassicGame, projected: Sequence[tuple[int, list[list[int]]]]
-) -> list[float]:
+_Projection = tuple[tuple[Any, ...], int, tuple[tuple[int, ...], ...], bool]
+"""A board at the round's end (:func:`_projection`): its key, score, wall,
+and whether a wall row is full (the game ends)."""
+
+_MEMO_SIZE = 50_000
+"""Boards remembered by :func:`_projection` and :func:`_learned_values` (a
+search meets the same board again and again: the other seat's moves leave
+it as it was); forgotten all at once when full."""
+_PROJECTIONS: dict[tuple[Any, ...], _Projection] = {}
+_GAINS: dict[tuple[Any, ...], float] = {}
+
+
+def _projection(board: Board, grey: bool) -> _Projection:
+    """``board`` as the round's end leaves it: its full pattern lines tiled
+    (on a grey wall, each in its best column), its floor's penalties taken.
+    Remembered by the board's contents (``_MEMO_SIZE``)."""
+    key = (
+        grey,
+        board.score,
+        len(board.floor),
+        tuple(board.line_count),
+        tuple(board.line_colour),
+        tuple(map(tuple, board.wall)),
+    )
+    known = _PROJECTIONS.get(key)
+    if known is not None:
+        return known
+    wall = [row[:] for row in board.wall]
+    score = board.score
+    floor = len(board.floor)
+    for line in range(5):
+        if board.line_count[line] == line + 1:
+            colour = board.line_colour[line]
+            column: int | None
+            column = (
+                _best_grey_column(wall, line, colour) if grey else ((colour + line) % 5)
+            )
+            if column is None:
+                floor += line + 1
+                continue
+            score += wall_points(wall, line, column)
+            wall[line][column] = colour
+    score = max(0, score - sum(FLOOR_PENALTIES[: min(floor, 7)]))
+    ends = any(all(c >= 0 for c in row) for row in wall)
+    if len(_PROJECTIONS) >= _MEMO_SIZE:
+        _PROJECTIONS.clear()
+    found = (key, score, tuple(map(tuple, wall)), ends)
+    _PROJECTIONS[key] = found
+    return found
+
+
+def _learned_values(game: ClassicGame, projected: Sequence[_Projection]) -> list[float]:
     """Each seat's projected score plus the future gain ``value.py`` predicts
-    for its projected wall and the pattern lines it carries on."""
-    fills = [max(sum(1 for c in r if c >= 0) for r in wall) for _, wall in projected]
+    for its projected wall and the pattern lines it carries on (remembered by
+    the board and what else the prediction reads, ``_MEMO_SIZE``)."""
+    fills = [
+        max(sum(1 for c in r if c >= 0) for r in wall)
+        for _key, _score, wall, _ends in projected
+    ]
     fullest = max(fills)
     starter = game.marker_holder
     if starter is None:
         starter = game.round_starter
     values = []
-    for seat, (score, wall) in enumerate(projected):
-        board = game.boards[seat]
-        counts = board.line_count[:]
-        colours = board.line_colour[:]
-        for line in range(5):
-            if counts[line] == line + 1:  # tiled (or to the floor) this round
-                counts[line] = 0
-                colours[line] = -1
-        row = model.features(
-            wall,
-            counts,
-            colours,
-            starts_next=seat == starter,
-            players=game.players,
-            grey=game.grey,
-            others_fullest=max(f for s, f in enumerate(fills) if s != seat),
-            round_number=game.round,
-        )
-        values.append(score + model.future_gain(row, fullest))
+    for seat, (key, score, wall, _ends) in enumerate(projected):
+        others_fullest = max(f for s, f in enumerate(fills) if s != seat)
+        memo = (key, seat == starter, game.players, others_fullest, game.round, fullest)
+        gain = _GAINS.get(memo)
+        if gain is None:
+            board = game.boards[seat]
+            counts = board.line_count[:]
+            colours = board.line_colour[:]
+            for line in range(5):
+                if counts[line] == line + 1:  # tiled (or to the floor) this round
+                    counts[line] = 0
+                    colours[line] = -1
+            row = model.features(
+                wall,
+                counts,
+                colours,
+                starts_next=seat == starter,
+                players=game.players,
+                grey=game.grey,
+                others_fullest=others_fullest,
+                round_number=game.round,
+            )
+            gain = model.future_gain(row, fullest)
+            if len(_GAINS) >= _MEMO_SIZE:
+                _GAINS.clear()
+            _GAINS[memo] = gain
+        values.append(score + gain)
     return values
 
 
-def _rows(wall: list[list[int]]) -> int:
+def _rows(wall: Sequence[Sequence[int]]) -> int:
     return sum(1 for row in wall if all(c >= 0 for c in row))
 
 
-def _classic_bonus(wall: list[list[int]]) -> int:
+def _classic_bonus(wall: Sequence[Sequence[int]]) -> int:
     """End bonuses of ``wall`` (docs/rules/azul.md §7)."""
     rows = _rows(wall)
     columns = sum(1 for c in range(5) if all(wall[r][c] >= 0 for r in range(5)))
@@ -674,7 +717,7 @@ def _classic_bonus(wall: list[list[int]]) -> int:
     return 2 * rows + 7 * columns + 10 * sum(1 for n in counts if n == 5)
 
 
-def _classic_potential(wall: list[list[int]], rounds_left: int) -> float:
+def _classic_potential(wall: Sequence[Sequence[int]], rounds_left: int) -> float:
     """A share of the end bonuses ``wall`` is on its way to (see module docstring)."""
     value = 0.0
     counts = [0] * 5
@@ -923,11 +966,21 @@ def pavilion_row(game: PavilionGame, seat: int) -> tuple[list[float], int] | Non
     table = 0
     if taking:
         table = sum(game.centre) + sum(sum(f) for f in game.factories)
-    board = model.pavilion_features(
-        filled, star_colours, kept, players=game.players, grey=game.grey
-    )
+    key = (filled, tuple(star_colours), kept, game.players, game.grey)
+    board = _PAVILION_FEATURES.get(key)
+    if board is None:
+        board = model.pavilion_features(
+            filled, star_colours, kept, players=game.players, grey=game.grey
+        )
+        if len(_PAVILION_FEATURES) >= _MEMO_SIZE:
+            _PAVILION_FEATURES.clear()
+        _PAVILION_FEATURES[key] = board
     extra = [gained, float(left - kept), table / game.players, 1.0 if taking else 0.0]
     return board + extra, model.pavilion_stage(game.round, taking)
+
+
+_PAVILION_FEATURES: dict[tuple[Any, ...], list[float]] = {}
+"""The board features of :func:`pavilion_row`, remembered (``_MEMO_SIZE``)."""
 
 
 def _pavilion_plan(
@@ -935,7 +988,35 @@ def _pavilion_plan(
 ) -> tuple[float, int, int]:
     """The greedy one-seat plan of ``seat``'s hand: the points it scores (bonus
     tiles at ``BONUS_TILE_VALUE``), the tiles left in the hand and the filled
-    spaces after it; ``star_colours`` (a copy) is brought up to date."""
+    spaces after it; ``star_colours`` (a copy) is brought up to date.
+    Remembered by what it reads (``_MEMO_SIZE``)."""
+    key = (
+        game.grey,
+        game.wild,
+        w,
+        game.filled[seat],
+        tuple(game.hands[seat]),
+        tuple(star_colours),
+    )
+    known = _PLANS.get(key)
+    if known is None:
+        known = _planned(game, seat, w, star_colours)
+        if len(_PLANS) >= _MEMO_SIZE:
+            _PLANS.clear()
+        _PLANS[key] = known
+    gained, left, filled, colours = known
+    star_colours[:] = colours
+    return gained, left, filled
+
+
+_PLANS: dict[tuple[Any, ...], tuple[float, int, int, tuple[int, ...]]] = {}
+
+
+def _planned(
+    game: PavilionGame, seat: int, w: float, star_colours: list[int]
+) -> tuple[float, int, int, tuple[int, ...]]:
+    """:func:`_pavilion_plan` worked out, with the star colours after it."""
+    star_colours = star_colours[:]
     filled: int = game.filled[seat]
     hand: list[int] = game.hands[seat][:]
     wild: int = game.wild
@@ -1008,7 +1089,7 @@ def _pavilion_plan(
             mask = STRUCTURE_MASKS[j]
             if filled & mask == mask and game.filled[seat] & mask != mask:
                 gained += STRUCTURE_BONUSES[j] * BONUS_TILE_VALUE
-    return gained, sum(hand), filled
+    return gained, sum(hand), filled, tuple(star_colours)
 
 
 _RULES: dict[str, Callable[..., _Rules[Any, Any]]] = {
