@@ -1,4 +1,4 @@
-"""Schema changes a big table survives (issue #40 item 5; docs/deploy.md).
+"""Schema changes a big table survives (issue #40 item 5; ``docs/style.md``).
 
 A plain ``AddIndex`` on PostgreSQL is ``CREATE INDEX``: it holds a lock that
 stops every write to the table while the index is built, minutes on a table
