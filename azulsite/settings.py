@@ -520,6 +520,11 @@ SEASON_DECIDE_SECONDS = float(os.environ.get("SEASON_DECIDE_SECONDS") or 0.0)
 # are served before imports', each account's in turn with everyone else's; an
 # account may ask for the reviews of this many imported records in any 24 hours.
 REVIEW_IMPORTS_PER_DAY = int(os.environ.get("REVIEW_IMPORTS_PER_DAY") or 3)
+# The reviews the site starts in any hour, all workers together (issue #40 item
+# 4; 0: no cap). Beyond it the reviews wait in the queue, in its order, and
+# start as the hour's window allows; bench/review.py prints a review's CPU and
+# the workers a site of N games a day needs.
+REVIEW_PER_HOUR = int(os.environ.get("REVIEW_PER_HOUR") or 0)
 # A review still waiting this long after it was queued is handed to the queue
 # once more by the deadline job (its task lost before it was stored); a review
 # takes a minute or two, so only a lost task waits this long.

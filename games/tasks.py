@@ -245,9 +245,12 @@ def connect() -> None:
     review_wanted.connect(on_review_wanted, dispatch_uid=__name__)
 
 
-def _enqueue_review(game_id: int) -> bool:
+def _enqueue_review(game_id: int, run_after: datetime | None = None) -> bool:
     try:
-        review_game.enqueue(game_id)
+        if run_after is None:
+            review_game.enqueue(game_id)
+        else:
+            review_game.using(run_after=run_after).enqueue(game_id)
     except Exception:
         logger.exception("could not queue the review of game %s", game_id)
         return False
@@ -399,13 +402,20 @@ def review_game(game_id: int) -> str:
     evaluation of one is made, let alone shown. Each progress it writes, and
     the end, ring the review's doorbell (``notifications.review_updated``): its
     open replays fetch the Review tab; the reviews still waiting hear their new
-    places."""
+    places. Under ``REVIEW_PER_HOUR`` (the hour's cap) a task that finds the
+    hour full returns and the review waits at its place; each claim queues one
+    more task for when it leaves the hour's window, which claims the head then
+    (``games.history.review_queue``), so nothing polls meanwhile."""
     if not Game.objects.filter(pk=game_id, status=Game.Status.FINISHED).exists():
         return "not finished"
     now = clock.now()
     head = review_queue.claim_next(now)
     if head is None:
-        return "taken"
+        return "the hour is full" if review_queue.hour_full(now) else "taken"
+    if settings.REVIEW_PER_HOUR > 0:
+        # This claim's slot frees an hour from now: a task then takes the
+        # head, should reviews wait for it.
+        _enqueue_review(head, run_after=now + review_queue.WINDOW)
     notifications.review_updated(
         game_id=head, status=GameReview.Status.RUNNING, done=0, total=0
     )

@@ -29,12 +29,26 @@ guarded UPDATE (queued → running) claims it, so two workers never take the
 same review, on SQLite as on PostgreSQL; a task that finds nothing left
 returns. How many reviews wait ahead of a review in this order is its place
 in the queue, shown on its replay's Review tab (:func:`ahead_of`).
+
+The hour's cap (``REVIEW_PER_HOUR``, issue #40 item 4; 0: none): a worker
+claims no review while that many were claimed in the last hour, all workers
+together (:func:`hour_full`: the reviews claimed since, ``queued_at`` of a
+review no longer waiting, on the ``review_due`` index); its task returns and
+the review waits in the queue, at its place. Each claim under the cap queues
+one more task for the moment it leaves the hour's window (``tasks.review_game``),
+which claims the head then: so the reviews over the cap start as the window
+allows, in the queue's order (oldest first within it), with no task run in
+between. The count and the claim are one transaction, serialised on
+PostgreSQL by an advisory lock (on SQLite by its IMMEDIATE transactions), so
+workers at once never start more than the cap.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
 
@@ -43,6 +57,19 @@ from games.models import Game, GameReview
 
 CLAIM_TRIES = 5
 """Heads :func:`claim_next` tries when another worker claims each first."""
+
+WINDOW = timedelta(hours=1)
+"""``REVIEW_PER_HOUR`` counts the reviews claimed over this window."""
+
+STARTED = (
+    GameReview.Status.RUNNING,
+    GameReview.Status.DONE,
+    GameReview.Status.FAILED,
+)
+"""The statuses of a review claimed: its ``queued_at`` is its last claim."""
+
+_HOUR_LOCK = 0x72657669657773
+"""The PostgreSQL advisory lock that serialises the hour's count and claim."""
 
 
 def waiting() -> QuerySet[GameReview]:
@@ -103,11 +130,61 @@ def ring_places() -> None:
     )
 
 
+def started_since(since: datetime) -> int:
+    """The reviews claimed after ``since`` and not waiting again (each counted
+    once, at its last claim; the ``review_due`` index, status then
+    ``queued_at``, holds the count)."""
+    return GameReview.objects.filter(status__in=STARTED, queued_at__gt=since).count()
+
+
+def hour_full(now: datetime) -> bool:
+    """Whether ``REVIEW_PER_HOUR`` reviews were claimed in the hour before
+    ``now``: no review starts until one of them leaves the window."""
+    cap = settings.REVIEW_PER_HOUR
+    return cap > 0 and started_since(now - WINDOW) >= cap
+
+
+def hours_to_wait(ahead: int | None, now: datetime) -> int | None:
+    """Within how many hours a review with ``ahead`` reviews before it starts,
+    when the hour's cap holds it back (1: within the hour); None when nothing
+    caps it (no cap, or a place the hour's free claims reach; the workers may
+    still be busy). The cap's slots free again an hour after each claim, so
+    the first ``REVIEW_PER_HOUR`` of the queue start within the hour, the
+    next as many within two, and so on."""
+    cap = settings.REVIEW_PER_HOUR
+    if ahead is None or cap <= 0:
+        return None
+    free = cap - started_since(now - WINDOW)
+    if ahead < free:
+        return None
+    return ahead // cap + 1
+
+
+def _lock_the_hour() -> None:
+    """Serialise the hour's count and claim between workers (PostgreSQL: an
+    advisory lock held to the transaction's end; SQLite's IMMEDIATE
+    transaction already holds its one writer's lock)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_HOUR_LOCK])
+
+
 def claim_next(now: datetime) -> int | None:
     """Claim the review at the head of the queue (queued → running, its
     heartbeat started); the game whose review this worker is to make, or None
-    when no review waits. Another worker that claims the same head first wins
-    the guarded UPDATE; this one then tries the next head."""
+    when no review waits, or the hour's cap is reached (:func:`hour_full`).
+    Another worker that claims the same head first wins the guarded UPDATE;
+    this one then tries the next head."""
+    if settings.REVIEW_PER_HOUR <= 0:
+        return _claim_head(now)
+    with transaction.atomic():
+        _lock_the_hour()
+        if hour_full(now):
+            return None
+        return _claim_head(now)
+
+
+def _claim_head(now: datetime) -> int | None:
     for _ in range(CLAIM_TRIES):
         heads = order(limit=1)
         if not heads:

@@ -15,6 +15,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.formats import number_format
 
+from games import clock
 from games.engine.review import (
     ACCURACY_SCALE,
     THRESHOLDS,
@@ -114,6 +115,9 @@ class ReviewView:
     ahead: int | None = None
     """While it waits: the reviews to be made before it (its place in the
     queue, ``games.history.review_queue``)."""
+    busy_hours: int | None = None
+    """While the hour's cap (``REVIEW_PER_HOUR``) holds it back: within how
+    many hours it starts (``review_queue.hours_to_wait``)."""
     seats: list[SeatSummary] = field(default_factory=list)
     chart: dict[str, Any] | None = None
     """The chart's geometry (``_chart``): a polyline per seat and the axes'
@@ -426,6 +430,7 @@ def review_view(
     view = ReviewView(status=stored.status, done=stored.done, total=stored.total)
     if view.status == GameReview.Status.QUEUED:
         view.ahead = review_queue.ahead_of(game.pk)
+        view.busy_hours = review_queue.hours_to_wait(view.ahead, clock.now())
     made = stored_review(stored) if view.ready else None
     if made is None:
         return view

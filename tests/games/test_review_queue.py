@@ -297,3 +297,151 @@ def test_a_slow_review_beats_its_heart_and_a_worker_taken_over_stops(
     assert beats == [start + timedelta(seconds=12 * n) for n in (1, 2, 3)]
     # The other worker's claim stands.
     assert GameReview.objects.get(game=game).status == GameReview.Status.RUNNING
+
+
+# ------------------------------------------ the hour's cap (issue #40 item 4)
+
+
+def _review_page(client, game: Game) -> str:
+    """The Review tab's panel of ``game``'s replay, as ``client`` sees it."""
+    url = reverse("games:replay", args=[game.pk])
+    html = client.get(url, {"tab": "review"}).content.decode()
+    return html.split('<div id="review-panel"', 1)[1].split("</section>", 1)[0]
+
+
+def _openers() -> list[DBTaskResult]:
+    """The review tasks queued for later: one per claim under the cap, for
+    when that claim leaves the hour's window."""
+    return list(
+        DBTaskResult.objects.filter(
+            task_path=REVIEW_GAME, run_after__isnull=False
+        ).order_by("run_after")
+    )
+
+
+def _statuses(games: list[Game]) -> list[str]:
+    by_game = dict(
+        GameReview.objects.filter(game__in=games).values_list("game_id", "status")
+    )
+    return [by_game[game.pk] for game in games]
+
+
+BUSY = "Reviews are busy; yours starts within the hour."
+
+
+def test_the_hours_cap_starts_the_oldest_and_the_rest_wait_for_the_window(
+    players, start_game, client_for, fake_clock, settings
+):
+    settings.REVIEW_PER_HOUR = 2
+    settings.REVIEW_SECONDS = 0.02
+    ana, binh, chloe, dae = players
+    # Four games end a second apart, each of its own account: the queue's
+    # order is theirs, oldest first.
+    games = []
+    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
+        games.append(_played(creator, other, start_game))
+        fake_clock.advance(seconds=1)
+    assert review_queue.order() == [game.pk for game in games]
+    queued = DBTaskResult.objects.filter(task_path=REVIEW_GAME).count()
+
+    # Each game's task runs, a minute apart: two reviews start, the two
+    # newest wait (their tasks return at once; none is queued again).
+    said = []
+    for game in games:
+        said.append(tasks.review_game.call(game.pk))
+        fake_clock.advance(minutes=1)
+    assert said == ["reviewed", "reviewed", "the hour is full", "the hour is full"]
+    assert _statuses(games) == ["done", "done", "queued", "queued"]
+    assert review_queue.order() == [games[2].pk, games[3].pk]
+    # One task for each review started, for when it leaves the hour's window.
+    openers = _openers()
+    started = GameReview.objects.filter(game__in=games[:2]).order_by("queued_at")
+    assert [t.run_after for t in openers] == [
+        r.queued_at + timedelta(hours=1) for r in started
+    ]
+    assert DBTaskResult.objects.filter(task_path=REVIEW_GAME).count() == queued + 2
+
+    # What the players of the two waiting games see.
+    third = _review_page(client_for(chloe), games[2])
+    assert "The review of this game is waiting for its turn." in third
+    assert "It is next in the queue." in third
+    assert BUSY in third and 'data-busy-hours="1"' in third
+    fourth = _review_page(client_for(dae), games[3])
+    assert "1 review is ahead of it in the queue." in fourth
+    assert BUSY in fourth
+    assert "Reviews are busy" not in _review_page(client_for(ana), games[0])
+    # In the player's language.
+    pt = client_for(chloe)
+    pt.cookies["django_language"] = "pt-br"
+    assert "As análises estão ocupadas; a sua começa em até uma hora." in (
+        _review_page(pt, games[2])
+    )
+
+    # A task run before the window allows starts nothing.
+    assert tasks.review_game.call(games[3].pk) == "the hour is full"
+    # An hour after the first review started, its task starts the oldest
+    # review waiting; the newest still waits, next in the queue.
+    fake_clock.now = openers[0].run_after
+    assert tasks.review_game.call(*openers[0].args_kwargs["args"]) == "reviewed"
+    assert _statuses(games) == ["done", "done", "done", "queued"]
+    fourth = _review_page(client_for(dae), games[3])
+    assert "It is next in the queue." in fourth and BUSY in fourth
+    # Then the second's: the last one starts.
+    fake_clock.now = openers[1].run_after
+    assert tasks.review_game.call(*openers[1].args_kwargs["args"]) == "reviewed"
+    assert _statuses(games) == ["done"] * 4
+    assert "Reviews are busy" not in _review_page(client_for(dae), games[3])
+    # The later tasks, at their hour, find nothing left.
+    for opener in _openers()[2:]:
+        fake_clock.now = opener.run_after
+        assert tasks.review_game.call(*opener.args_kwargs["args"]) == "taken"
+
+
+def test_beyond_an_hours_reviews_the_page_says_within_how_many_hours(
+    players, start_game, client_for, fake_clock, settings
+):
+    settings.REVIEW_PER_HOUR = 1
+    ana, binh, chloe, dae = players
+    games = []
+    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
+        games.append(_played(creator, other, start_game))
+        fake_clock.advance(seconds=1)
+    assert review_queue.claim_next(clock.now()) == games[0].pk
+    assert review_queue.claim_next(clock.now()) is None  # the hour is full
+    assert _statuses(games) == ["running", "queued", "queued", "queued"]
+    assert BUSY in _review_page(client_for(binh), games[1])
+    third = _review_page(client_for(chloe), games[2])
+    assert "Reviews are busy; yours starts within 2 hours." in third
+    assert 'data-busy-hours="2"' in third
+    korean = client_for(dae)
+    korean.cookies["django_language"] = "ko"
+    assert "분석이 밀려 있습니다. 3시간 안에 시작됩니다." in _review_page(
+        korean, games[3]
+    )
+    vietnamese = client_for(binh)
+    vietnamese.cookies["django_language"] = "vi"
+    assert (
+        "Đang có nhiều yêu cầu phân tích; phần phân tích của bạn sẽ bắt đầu "
+        "trong vòng một giờ."
+    ) in (_review_page(vietnamese, games[1]))
+    # The hour after the claim, the next starts.
+    fake_clock.advance(hours=1)
+    assert review_queue.claim_next(clock.now()) == games[1].pk
+    assert review_queue.claim_next(clock.now()) is None
+
+
+def test_without_a_cap_no_review_waits_for_the_hour(
+    players, start_game, client_for, fake_clock, settings
+):
+    settings.REVIEW_PER_HOUR = 0
+    settings.REVIEW_SECONDS = 0.02
+    ana, binh, chloe, dae = players
+    games = []
+    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
+        games.append(_played(creator, other, start_game))
+        fake_clock.advance(seconds=1)
+    assert "Reviews are busy" not in _review_page(client_for(dae), games[3])
+    assert [tasks.review_game.call(game.pk) for game in games] == ["reviewed"] * 4
+    assert _statuses(games) == ["done"] * 4
+    assert _openers() == []  # no task queued for later
+    assert "Reviews are busy" not in _review_page(client_for(dae), games[3])
