@@ -112,7 +112,7 @@ added there without its budget here fails at import; easy and medium do not
 search): a quarter of a second of CPU, what a computer's move costs the site's
 workers (``strong-1`` spent a tenth of that at its nominal second:
 ``docs/computer.md``)."""
-NODES_PER_SECOND = {CLASSIC_FAMILY.name: 20000, PAVILION_FAMILY.name: 17000}
+NODES_PER_SECOND = {CLASSIC_FAMILY.name: 32000, PAVILION_FAMILY.name: 29000}
 """Search nodes one second of the strong level buys on the development machine,
 by game family (measured: ``bench/README.md``)."""
 REFERENCE_NODES_PER_SECOND = {CLASSIC_FAMILY.name: 7000, PAVILION_FAMILY.name: 2500}
