@@ -124,12 +124,15 @@ def game_list_for_player(*, user: User, finished: bool) -> QuerySet[Game]:
     statuses = (
         [Game.Status.FINISHED] if finished else [Game.Status.OPEN, Game.Status.ACTIVE]
     )
-    # A join (one seat per user per game: no duplicates) that SQLite drives from
-    # the seat's user index; ``pk__in``/``Exists`` made it walk every finished game.
+    # A join (one seat per user per game: no duplicates) driven from the
+    # seat's (user, game) index in the game's order, newest first: a game's id
+    # grows with its creation, so twenty of a player's ten thousand games are
+    # twenty index entries (``-created_at`` sorted all ten thousand, 120 ms
+    # among a million games; ``pk__in``/``Exists`` walked every finished game).
     return _with_seats(
         Game.objects.filter(
             seats__user=user, seats__invite_status="joined", status__in=statuses
-        ).order_by("-created_at")
+        ).order_by("-seats__game_id")
     )
 
 

@@ -10,9 +10,11 @@ from io import StringIO
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.db.models import Count
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from games import fill, selectors, services
 from games.engine import record
 from games.engine.classic import COLOURS as CLASSIC_COLOURS
@@ -430,6 +432,27 @@ def test_profile_shows_rating_chart_and_totals(filled, client):
     assert len(points) == stats.rated_games
     assert f"{rating_points(stats.mu)} after the latest" in chart
     assert reverse("games:archive") + f"?player={stats.user.username}" in html
+
+
+def test_profile_lists_the_players_newest_games_first(filled, client):
+    """A player's finished games on their profile: the twenty newest, newest
+    first (read in the order of the seat's (user, game) index)."""
+    seat = (
+        Seat.objects.filter(user__isnull=False, game__status=Game.Status.FINISHED)
+        .values("user")
+        .annotate(n=Count("id"))
+        .order_by("-n")[0]
+    )
+    user = User.objects.get(pk=seat["user"])
+    response = client.get(reverse("profile", args=[user.username]))
+    shown = [g.pk for g in response.context["finished_games"]]
+    newest = list(
+        Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+        .order_by("-created_at", "-id")
+        .values_list("pk", flat=True)[:20]
+    )
+    assert len(shown) == min(20, seat["n"]) > 1
+    assert shown == newest
 
 
 def test_rating_chart_draws_the_latest_games_only(filled):
