@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, RowNumber
 
 from accounts.models import Follow, User
 from accounts.selectors import block_list, blocked_ids, following, friend_ids
@@ -139,6 +139,11 @@ def game_list_for_player(*, user: User, finished: bool) -> QuerySet[Game]:
 FRIENDS_GAMES_DAYS = 14
 """How long a finished game stays in "Friends' games" (docs/together.md)."""
 
+FRIENDS_GAMES_PER_PLAYER = 50
+"""The latest games of each followed player that "Friends' games" looks at
+(docs/together.md): every game in progress or just finished of anyone who
+plays fewer than fifty at once."""
+
 
 def last_move_at() -> Coalesce:
     """A game's time of its latest event (its start before any), for
@@ -154,8 +159,19 @@ def friends_games(*, user: User, limit: int = 10) -> QuerySet[Game]:
     first, at most ``limit``; seats prefetched (two queries in all). Each game
     carries ``last_move_at`` (its start before any move)."""
     followed = Follow.objects.filter(follower=user).values("followed_id")
-    # From the followed players' seats (the user index), as for profiles.
-    seated = Seat.objects.filter(user_id__in=followed).values("game_id")
+    # From each followed player's latest seats (the seat's (user, game)
+    # index, newest game first), as for profiles: a player of ten thousand
+    # games is read fifty rows deep, not ten thousand games.
+    seated = (
+        Seat.objects.filter(user_id__in=followed)
+        .annotate(
+            newest=Window(
+                RowNumber(), partition_by=[F("user_id")], order_by=F("game_id").desc()
+            )
+        )
+        .filter(newest__lte=FRIENDS_GAMES_PER_PLAYER)
+        .values("game_id")
+    )
     cutoff = clock.now() - timedelta(days=FRIENDS_GAMES_DAYS)
     games = (
         Game.objects.filter(pk__in=seated)

@@ -220,3 +220,28 @@ def test_the_suggestions_change_nothing_in_the_invite_field(players, client_for)
     assert response.status_code == 302
     [game] = selectors.game_list_invitations(user=binh)
     assert game.creator == ana
+
+
+def test_a_followed_player_is_read_to_their_latest_games(
+    players, start_game, client_for, monkeypatch
+):
+    """Each followed player's latest games are looked at
+    (``FRIENDS_GAMES_PER_PLAYER``, newest created first), so one who has
+    played ten thousand costs what one who has played fifty does."""
+    ana, binh, chloe, _dae = players
+    follow_create(follower=ana, followed=binh)
+    monkeypatch.setattr(selectors.lists, "FRIENDS_GAMES_PER_PLAYER", 2)
+    oldest = _make(start_game, [binh, chloe], minutes_ago=1)
+    middle = _make(start_game, [binh, chloe], minutes_ago=30)
+    latest = _make(start_game, [chloe, binh], minutes_ago=20)
+    # the oldest game has the newest move, but binh has two games since
+    assert _listed(client_for(ana).get("/")) == [
+        (latest.pk, "active"),
+        (middle.pk, "active"),
+    ]
+    monkeypatch.setattr(selectors.lists, "FRIENDS_GAMES_PER_PLAYER", 3)
+    assert [pk for pk, _ in _listed(client_for(ana).get("/"))] == [
+        oldest.pk,
+        latest.pk,
+        middle.pk,
+    ]
