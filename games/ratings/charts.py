@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from datetime import date
-from typing import Any
+from datetime import date, datetime
+from typing import Any, Protocol
 
 from django.utils import timezone
 
-from games.models import RatingChange
 from games.ratings.ratings import rating_points
 
 WIDTH, HEIGHT = 640, 260
@@ -44,7 +43,18 @@ def _tick_indices(games: int) -> list[int]:
     return sorted({round(i * (games - 1) / (X_TICKS - 1)) for i in range(X_TICKS)})
 
 
-def rating_chart(history: Sequence[RatingChange]) -> dict[str, Any] | None:
+class RatedGame(Protocol):
+    """A point of the chart: the rating (``mu``) after a rated game and when
+    (a ``RatingChange``, or a row of ``selectors.rating_history``)."""
+
+    @property
+    def mu(self) -> float: ...
+
+    @property
+    def created_at(self) -> datetime: ...
+
+
+def rating_chart(history: Sequence[RatedGame]) -> dict[str, Any] | None:
     """A line of the shown rating after each rated game, oldest left, with a
     rating axis (round ticks) and the games' dates below; None without a game.
 
@@ -55,7 +65,12 @@ def rating_chart(history: Sequence[RatingChange]) -> dict[str, Any] | None:
     if not history:
         return None
     ratings = [rating_points(change.mu) for change in history]
-    days = [timezone.localdate(change.created_at) for change in history]
+    zone = timezone.get_current_timezone()
+
+    def day(index: int) -> date:
+        """The date of game ``index`` (only the ticks' and the ends' are read)."""
+        return timezone.localdate(history[index].created_at, zone)
+
     low: float = min(ratings)
     high: float = max(ratings)
     if high - low < MIN_SPAN:
@@ -78,15 +93,10 @@ def rating_chart(history: Sequence[RatingChange]) -> dict[str, Any] | None:
 
     x_ticks: list[dict[str, Any]] = []
     for index in _tick_indices(len(ratings)):
-        if x_ticks and x_ticks[-1]["date"] == days[index]:
+        when = day(index)
+        if x_ticks and x_ticks[-1]["date"] == when:
             continue  # the same day as the tick before: one label says it
-        x_ticks.append(
-            {
-                "x": f"{x(index):.1f}",
-                "date": days[index],
-                "iso": days[index].isoformat(),
-            }
-        )
+        x_ticks.append({"x": f"{x(index):.1f}", "date": when, "iso": when.isoformat()})
     return {
         "width": WIDTH,
         "height": HEIGHT,
@@ -106,8 +116,8 @@ def rating_chart(history: Sequence[RatingChange]) -> dict[str, Any] | None:
         ],
         "x_ticks": x_ticks,
         "games": len(ratings),
-        "first": _moment(ratings[0], days[0]),
-        "latest": _moment(ratings[-1], days[-1]),
+        "first": _moment(ratings[0], day(0)),
+        "latest": _moment(ratings[-1], day(last)),
         "lowest": min(ratings),
         "highest": max(ratings),
     }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.db.models import Q, QuerySet
 
@@ -74,12 +75,13 @@ ten thousand games gets the last 500, read from the history index's end)."""
 
 def rating_history(
     *, user: User, family: str, latest: int = RATING_HISTORY_GAMES
-) -> list[RatingChange]:
+) -> list[Any]:
     """``user``'s rating after each of their ``latest`` last rated games of
-    ``family``, oldest first."""
+    ``family``, oldest first: rows of ``id``, ``mu`` and ``created_at`` (no
+    model instances: five hundred of them cost a profile 15 ms)."""
     newest_first = (
         RatingChange.objects.filter(user=user, family=family)
         .order_by("-created_at", "-id")
-        .only("mu", "created_at")[:latest]
+        .values_list("id", "mu", "created_at", named=True)[:latest]
     )
     return list(newest_first)[::-1]

@@ -465,7 +465,7 @@ def test_rating_chart_draws_the_latest_games_only(filled):
         )
     )
     window = selectors.rating_history(user=stats.user, family=stats.family, latest=3)
-    assert [c.pk for c in window] == [c.pk for c in everything[-3:]]
+    assert [c.id for c in window] == [c.pk for c in everything[-3:]]
     assert window[-1].mu == stats.mu
     assert len(selectors.rating_history(user=stats.user, family=stats.family)) == (
         min(len(everything), selectors.RATING_HISTORY_GAMES)
