@@ -71,9 +71,12 @@ MIN_NODES = 200
 TIMELINE_SHARE = 8
 """The evaluator's playouts after each decision (the chart's line) cost this
 fraction of what the budget would buy in playouts."""
-DEFAULT_SECONDS = 1.0
+DEFAULT_SECONDS = 0.75
 """The budget of each decision, in seconds of the development machine: the
-command line's default and the site's (``settings.REVIEW_SECONDS``, unset)."""
+command line's default and the site's (``settings.REVIEW_SECONDS``, unset).
+Three quarters of a second since the search's nodes were re-priced at what
+they cost (issue #40, ``bots.NODES_PER_SECOND``): the CPU a review cost at
+one second before, its judge a fifth deeper."""
 FORMAT_VERSION = 1
 """The version of :meth:`Review.to_json`'s format, which :meth:`Review.from_json`
 checks (a review stored before it was written has none: version 1)."""
