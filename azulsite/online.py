@@ -35,53 +35,36 @@ SINCE = {
 tables writable (the test) and is timed on the million games (the bench)."""
 
 
-def _postgresql(schema_editor: Any) -> bool:
-    return bool(schema_editor.connection.vendor == "postgresql")
+class _Online:
+    """The concurrent operation on PostgreSQL, ``plain`` elsewhere."""
+
+    plain: Any
+    """The operation this one stands for (``AddIndex``, ``RemoveIndex``)."""
+
+    def database_forwards(
+        self, app_label: str, schema_editor: Any, *states: Any
+    ) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            super().database_forwards(app_label, schema_editor, *states)  # type: ignore[misc]
+        else:
+            self.plain.database_forwards(self, app_label, schema_editor, *states)
+
+    def database_backwards(
+        self, app_label: str, schema_editor: Any, *states: Any
+    ) -> None:
+        if schema_editor.connection.vendor == "postgresql":
+            super().database_backwards(app_label, schema_editor, *states)  # type: ignore[misc]
+        else:
+            self.plain.database_backwards(self, app_label, schema_editor, *states)
 
 
-class AddIndexOnline(AddIndexConcurrently):
+class AddIndexOnline(_Online, AddIndexConcurrently):
     """``AddIndex``, built concurrently on PostgreSQL."""
 
-    def database_forwards(
-        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
-    ) -> None:
-        if _postgresql(schema_editor):
-            super().database_forwards(app_label, schema_editor, from_state, to_state)
-        else:
-            AddIndex.database_forwards(
-                self, app_label, schema_editor, from_state, to_state
-            )
-
-    def database_backwards(
-        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
-    ) -> None:
-        if _postgresql(schema_editor):
-            super().database_backwards(app_label, schema_editor, from_state, to_state)
-        else:
-            AddIndex.database_backwards(
-                self, app_label, schema_editor, from_state, to_state
-            )
+    plain = AddIndex
 
 
-class RemoveIndexOnline(RemoveIndexConcurrently):
+class RemoveIndexOnline(_Online, RemoveIndexConcurrently):
     """``RemoveIndex``, dropped concurrently on PostgreSQL."""
 
-    def database_forwards(
-        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
-    ) -> None:
-        if _postgresql(schema_editor):
-            super().database_forwards(app_label, schema_editor, from_state, to_state)
-        else:
-            RemoveIndex.database_forwards(
-                self, app_label, schema_editor, from_state, to_state
-            )
-
-    def database_backwards(
-        self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
-    ) -> None:
-        if _postgresql(schema_editor):
-            super().database_backwards(app_label, schema_editor, from_state, to_state)
-        else:
-            RemoveIndex.database_backwards(
-                self, app_label, schema_editor, from_state, to_state
-            )
+    plain = RemoveIndex
