@@ -329,6 +329,17 @@ def _statuses(games: list[Game]) -> list[str]:
 BUSY = "Reviews are busy; yours starts within the hour."
 
 
+def _four_played(players, start_game, fake_clock) -> list[Game]:
+    """Four games ended a second apart, each made by another account: the
+    queue's order is theirs, oldest first."""
+    ana, binh, chloe, dae = players
+    games = []
+    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
+        games.append(_played(creator, other, start_game))
+        fake_clock.advance(seconds=1)
+    return games
+
+
 def test_the_hours_cap_starts_the_oldest_and_the_rest_wait_for_the_window(
     players, start_game, client_for, fake_clock, settings
 ):
@@ -337,10 +348,7 @@ def test_the_hours_cap_starts_the_oldest_and_the_rest_wait_for_the_window(
     ana, binh, chloe, dae = players
     # Four games end a second apart, each of its own account: the queue's
     # order is theirs, oldest first.
-    games = []
-    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
-        games.append(_played(creator, other, start_game))
-        fake_clock.advance(seconds=1)
+    games = _four_played(players, start_game, fake_clock)
     assert review_queue.order() == [game.pk for game in games]
     queued = DBTaskResult.objects.filter(task_path=REVIEW_GAME).count()
 
@@ -402,10 +410,7 @@ def test_beyond_an_hours_reviews_the_page_says_within_how_many_hours(
 ):
     settings.REVIEW_PER_HOUR = 1
     ana, binh, chloe, dae = players
-    games = []
-    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
-        games.append(_played(creator, other, start_game))
-        fake_clock.advance(seconds=1)
+    games = _four_played(players, start_game, fake_clock)
     assert review_queue.claim_next(clock.now()) == games[0].pk
     assert review_queue.claim_next(clock.now()) is None  # the hour is full
     assert _statuses(games) == ["running", "queued", "queued", "queued"]
@@ -436,10 +441,7 @@ def test_without_a_cap_no_review_waits_for_the_hour(
     settings.REVIEW_PER_HOUR = 0
     settings.REVIEW_SECONDS = 0.02
     ana, binh, chloe, dae = players
-    games = []
-    for creator, other in ((ana, binh), (binh, chloe), (chloe, dae), (dae, ana)):
-        games.append(_played(creator, other, start_game))
-        fake_clock.advance(seconds=1)
+    games = _four_played(players, start_game, fake_clock)
     assert "Reviews are busy" not in _review_page(client_for(dae), games[3])
     assert [tasks.review_game.call(game.pk) for game in games] == ["reviewed"] * 4
     assert _statuses(games) == ["done"] * 4
