@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from datetime import timedelta
@@ -11,6 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.db.models import Count
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -545,3 +547,31 @@ def test_archive_game_filter_tells_each_variant_from_its_family(filled, client):
     }
     rows = client.get(url, {"variant": "classic"}).content.decode()
     assert 'value="classic" selected' in rows
+
+
+@pytest.mark.parametrize(
+    "language, newest, newer",
+    [
+        ("vi", "Mới nhất", "Mới hơn"),
+        ("ko", "가장 최근", "최신"),
+        ("pt-br", "Mais recentes de todas", "Mais recentes"),
+    ],
+)
+def test_the_archive_pager_in_the_players_language(filled, language, newest, newer):
+    """The second (and last) page's links, to the newest games and to the
+    newer page, in the reader's language, each pointing where it says."""
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    url = reverse("games:archive")
+    first = client.get(url).context["page"]
+    second = client.get(url, {"older": first.older.token})
+    links = {
+        rel: (href, text)
+        for href, rel, text in re.findall(
+            r'<a\s+href="\?([^"]*)" rel="(\w+)">([^<]+)</a>',
+            html.unescape(second.content.decode()),
+        )
+    }
+    assert links == {
+        "first": ("", newest),
+        "prev": (f"newer={second.context['page'].newer.token}", newer),
+    }
