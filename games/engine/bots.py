@@ -204,6 +204,11 @@ class _Rules(Generic[G, M]):
         """True at a search leaf: the round is over (a deal is next) or the game."""
         raise NotImplementedError
 
+    def key(self, game: G) -> int:
+        """A hash of everything in ``game`` that the rest of its round and its
+        leaves' values depend on (the review's :class:`Table`)."""
+        raise NotImplementedError
+
     beam = 8
 
 
@@ -263,6 +268,100 @@ def _greedy(
     return _pick(moves, best)
 
 
+class Table:
+    """What the review's judge has found in a round, kept for the searches of
+    the decisions before (issue #34 item 3). A round's decisions are weighed
+    last first (``review.py``), and each decision's verdict (the value of its
+    best decision weighed) is kept as the value of its position
+    (:meth:`decided`): the decision before, weighing the decision that was
+    played, meets that position at once and takes it. So the judge does not
+    change its mind from one decision to the next: the value of a decision
+    played is what the next decision's weighing found, and each seat's story
+    adds up. Without it the judge's second thoughts (its depth and beam
+    moving from one decision to the next, 10 points a game in Azul) were the
+    story's gap. The searches' own values are kept too, so that a position
+    met again (in another line, or the next iteration) is not valued again
+    shallower.
+
+    Two players only, on the margin alone (no share of a seat's own points):
+    there one seat's value is the other's negated, so every search shares
+    one table. A value is kept with the bound it is (exact, or only at least
+    or at most it: the window cut the search short), the depth it was searched
+    to (any, when every line reached the round's end) and the beam; it is
+    taken where it is at least as deep and as wide as the search asks for."""
+
+    EXACT, LOWER, UPPER = 0, 1, 2
+    WHOLE = 1 << 20
+    """The depth of a value whose every line reached the round's end."""
+    LIMIT = 400_000
+    """Entries kept at most (about 60 MB): past it the table starts again."""
+
+    def __init__(self) -> None:
+        self.entries: dict[int, tuple[float, int, int, int, bool]] = {}
+
+    def get(
+        self, key: int, seat: int, depth: int, beam: int, alpha: float, beta: float
+    ) -> tuple[float, bool, bool] | None:
+        """The value of position ``key`` for ``seat`` and whether its search
+        was cut short or narrowed, if one is kept that answers a search
+        ``depth`` deep and ``beam`` wide on the window ``(alpha, beta)``."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        value, bound, deep, wide, narrowed = entry
+        if deep < depth or (narrowed and wide < beam):
+            return None
+        if seat:
+            value = -value
+            bound = (0, 2, 1)[bound]
+        if (
+            bound == self.EXACT
+            or (bound == self.LOWER and value >= beta)
+            or (bound == self.UPPER and value <= alpha)
+        ):
+            return value, deep != self.WHOLE, narrowed
+        return None
+
+    def decided(self, game: Game, value: float) -> None:
+        """Keep ``value``, the review's verdict on the decision awaited in
+        ``game`` (the best of those it weighed, for the seat to decide), as
+        the position's value at any depth and width: the decision before
+        takes it as its played decision's value, so that the two verdicts
+        agree whatever depth either reached."""
+        seat = game.to_move()
+        assert seat is not None
+        key = _rules(game).key(game)
+        inf = float("inf")
+        self.put(key, seat, value, -inf, inf, self.WHOLE, self.WHOLE, narrowed=False)
+
+    def put(
+        self,
+        key: int,
+        seat: int,
+        value: float,
+        alpha: float,
+        beta: float,
+        deep: int,
+        beam: int,
+        *,
+        narrowed: bool,
+    ) -> None:
+        """Keep ``value`` of ``key`` for ``seat``, searched on ``(alpha, beta)``
+        ``deep`` decisions deep (:attr:`WHOLE`: every line to the round's end)
+        and ``beam`` wide (``narrowed``: moves beyond it left out)."""
+        entries = self.entries
+        kept = entries.get(key)
+        if kept is not None and kept[2] > deep:
+            return
+        if len(entries) >= self.LIMIT:
+            entries.clear()
+        bound = self.UPPER if value <= alpha else self.LOWER if value >= beta else 0
+        if seat:
+            value = -value
+            bound = (0, 2, 1)[bound]
+        entries[key] = (value, bound, deep, beam, narrowed)
+
+
 class _Searcher(Generic[G, M]):
     """The strong level's alpha-beta within the round (module docstring), for
     ``seat``, on at most ``budget`` nodes: shared by the strong level's choice
@@ -275,12 +374,17 @@ class _Searcher(Generic[G, M]):
         rng: random.Random,
         budget: int,
         own_share: float = OWN_SHARE,
+        table: Table | None = None,
     ) -> None:
         self.rules = rules
         self.seat = seat
         self.rng = rng
         self.budget = budget
         self.own_share = own_share
+        self.table = table
+        """Values already found, shared with other searches (:class:`Table`)."""
+        self.whole: G | None = None
+        """A node whose every candidate is searched, whatever the beam."""
         self.nodes = 0
         self.depth = 1
         self.beam = rules.beam
@@ -302,18 +406,47 @@ class _Searcher(Generic[G, M]):
         self.nodes += 1
         if self.nodes > self.budget:
             raise _OutOfNodes
-        rules, seat = self.rules, self.seat
-        if node.is_over() or rules.round_over(node):
+        if node.is_over() or self.rules.round_over(node):
             return self.lead(node)
+        table = self.table
+        if table is None:
+            if depth == 0:
+                self.cut = True
+                return self.lead(node)
+            return self._expand(node, depth, alpha, beta)
+        # a leaf too takes a value kept from a deeper search
+        key = self.rules.key(node)
+        known = table.get(key, self.seat, depth, self.beam, alpha, beta)
+        if known is not None:
+            found, cut, narrowed = known
+            self.cut |= cut
+            self.narrowed |= narrowed
+            return found
         if depth == 0:
             self.cut = True
             return self.lead(node)
+        cut, narrowed = self.cut, self.narrowed
+        self.cut = self.narrowed = False
+        found = self._expand(node, depth, alpha, beta)
+        deep = depth if self.cut else Table.WHOLE
+        table.put(
+            key, self.seat, found, alpha, beta, deep, self.beam, narrowed=self.narrowed
+        )
+        self.cut |= cut
+        self.narrowed |= narrowed
+        return found
+
+    def _expand(self, node: G, depth: int, alpha: float, beta: float) -> float:
+        """``node``'s value from its children's (:meth:`value`)."""
+        rules, seat = self.rules, self.seat
         mover = node.to_move()
         if mover == seat or node.players == 2:
             width = self.beam
         else:  # the others: their likeliest, more as the beam widens
             width = OTHER_BEAM + (self.beam - rules.beam) // 2
         ranked = rules.candidates(node, rules.legal_moves(node))
+        if node is self.whole:
+            width = len(ranked)
         if len(ranked) > width:
             self.narrowed = True
         options = ranked[:width]
@@ -409,7 +542,12 @@ class Weighed:
 
 
 def weigh(
-    game: Game, decisions: Sequence[Decision], *, nodes: int, seed: int = 0
+    game: Game,
+    decisions: Sequence[Decision],
+    *,
+    nodes: int,
+    seed: int = 0,
+    table: Table | None = None,
 ) -> list[Weighed]:
     """Each of ``decisions`` (legal decisions of the seat to move) weighed by
     the strong level's search, each from its own position with a full window
@@ -418,12 +556,18 @@ def weigh(
     (``review.py``), deeper than the choice it weighs when ``nodes`` is more
     than the strong level spends on one of its root moves. Summer Pavilion's
     refills inside the round are drawn with ``seed``, the same for every
-    decision (common random numbers)."""
+    decision (common random numbers). The first reply to each decision is
+    searched whole, every legal decision of the seat that replies (the strong
+    level's root weighs them all; within its beam the judge missed the replies
+    that refuted a decision). With ``table`` (two players), the values found
+    are kept there and those kept are taken (:class:`Table`)."""
     seat = game.to_move()
     if seat is None:
         raise ValueError("no decision is awaited")
+    if table is not None and game.players != 2:
+        raise ValueError("a table is shared at two players only")
     rules = _rules(game)
-    return [_weigh_one(game, d, rules, seat, nodes, seed) for d in decisions]
+    return [_weigh_one(game, d, rules, seat, nodes, seed, table) for d in decisions]
 
 
 def margins(game: Game) -> tuple[float, ...]:
@@ -436,11 +580,18 @@ def margins(game: Game) -> tuple[float, ...]:
 
 
 def _weigh_one(
-    game: G, decision: M, rules: _Rules[G, M], seat: int, nodes: int, seed: int
+    game: G,
+    decision: M,
+    rules: _Rules[G, M],
+    seat: int,
+    nodes: int,
+    seed: int,
+    table: Table | None,
 ) -> Weighed:
     rng = random.Random(seed)
     child = _child(game, decision, rules, rng)
-    search = _Searcher(rules, seat, rng, nodes, own_share=0.0)
+    search = _Searcher(rules, seat, rng, nodes, own_share=0.0, table=table)
+    search.whole = child
     values = [search.lead(child)]  # each completed iteration's, from depth 0
     while True:
         search.start_iteration()
@@ -498,6 +649,33 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
 
     def round_over(self, game: ClassicGame) -> bool:
         return game.phase == classic.PHASE_DEAL or game.phase == classic.PHASE_OVER
+
+    def key(self, game: ClassicGame) -> int:
+        boards = tuple(
+            (
+                board.score,
+                *board.line_colour,
+                *board.line_count,
+                *(board.row_mask if not game.grey else sum(board.wall, [])),
+                -1,
+                *board.floor,
+            )
+            for board in game.boards
+        )
+        return hash(
+            (
+                game.round,
+                game.phase,
+                game.to_move(),
+                game.pending_wall,
+                game.center_marker,
+                game.marker_holder,
+                *game.center,
+                *(count for factory in game.factories for count in factory),
+                *game.lid,
+                boards,
+            )
+        )
 
     def values(self, game: ClassicGame) -> list[float]:
         boards = game.boards
@@ -772,6 +950,29 @@ class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
             phase == pavilion.PHASE_DEAL
             or phase == pavilion.PHASE_OVER
             or (phase == pavilion.PHASE_SUPPLY and all(game.passed))
+        )
+
+    def key(self, game: PavilionGame) -> int:
+        return hash(
+            (
+                game.round,
+                game.phase,
+                game.turn,
+                game.token_holder,
+                game.bonus_owed,
+                game._refill_then_deal,
+                game._last_seat,
+                *game.passed,
+                *game.scores,
+                *game.bag,
+                *game.tower,
+                *game.supply,
+                *game.centre,
+                *(count for factory in game.factories for count in factory),
+                *(count for hand in game.hands for count in hand),
+                *(count for corner in game.corners for count in corner),
+                *(colour for board in game.boards for colour in board),
+            )
         )
 
     def values(self, game: PavilionGame) -> list[float]:

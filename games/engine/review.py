@@ -16,7 +16,9 @@ two players, the evaluator (``evaluate.py``).
   was searched whole). Its label, by ``THRESHOLDS`` on the loss less its
   spread: a blunder from 10 points, a mistake from 5, an inaccuracy from 2.
   A forced decision (the only legal one) is not weighed and never labelled.
-  The budget is pooled within a round (:func:`_judged`).
+  The budget is pooled within a round (:func:`_judged`). At two players the
+  played decision is worth what the next decision's weighing found
+  (``bots.Table``): the judge keeps one verdict from one decision to the next.
 - **Chance.** Each deal and supply draw: its *luck* for each seat is the
   seat's expected margin after the draw minus before it. At two players the
   story is told on the judge's yardstick: before a deal, the value the
@@ -25,7 +27,7 @@ two players, the evaluator (``evaluate.py``).
   decision at the next decision weighed (draws in a row: their luck on the
   first); the chart's line after a decision, the value of the one played.
   So a seat's story (below) misses its result only by the judge's second
-  thoughts. With more players the judge values the mover's margin only: the
+  thoughts, none within a round. With more players the judge values the mover's margin only: the
   evaluator measures the draws (before, it averages over every draw the
   public counts allow; so over many draws a seat's luck averages about zero)
   and the chart.
@@ -395,6 +397,7 @@ def _weigh(
     *,
     evaluated: float | None = None,
     between: Callable[[], None] | None = None,
+    table: bots.Table | None = None,
 ) -> _Weighed:
     """The played decision against the strong level's likeliest others, each
     weighed by the strong level's search from its own position to the round's
@@ -404,20 +407,26 @@ def _weigh(
     search's last completed iteration (0 when the whole rest of the round was
     searched). With ``evaluated`` (seconds), the evaluator's margins after
     the played decision too (more than two players). ``between`` is called
-    after each decision weighed (a caller that must stop soon raises there)."""
+    after each decision weighed (a caller that must stop soon raises there).
+    With ``table`` (two players, shared by the round's decisions weighed after
+    this one), the played decision is worth what the next decision's weighing
+    found, and this decision's verdict is kept for the one before; what the
+    played decision's weighing does not spend goes to the others."""
     seat = game.to_move()
     assert seat is not None
-    choices = candidates(game, CANDIDATES)
-    if played not in choices:
-        choices.append(played)
-    each = max(MIN_NODES, nodes // len(choices))
-    found = []
-    for choice in choices:  # one at a time: each on its own seed, as together
-        found += weigh(game, [choice], nodes=each, seed=seed)
+    choices = [played] + [c for c in candidates(game, CANDIDATES) if c != played]
+    found: list[bots.Weighed] = []
+    left = nodes
+    for number, choice in enumerate(choices):  # one at a time, as together
+        each = max(MIN_NODES, left // (len(choices) - number))
+        found += weigh(game, [choice], nodes=each, seed=seed, table=table)
+        left -= min(left, found[-1].nodes)
         if between is not None:
             between()
     weighed = sorted(found, key=lambda w: -w.value)
     best = weighed[0]
+    if table is not None:  # the decision before takes this one's verdict
+        table.decided(game, best.value)
     mine = next(w for w in weighed if w.decision == played)
     lost = best.value - mine.value
     spread = abs(lost - (best.earlier - mine.earlier))
@@ -594,6 +603,7 @@ def _judged(
     judged: dict[int, _Weighed] = {}
     for positions in rounds.values():
         pool = sum(judge_nodes(position, seconds) for _, position, _ in positions)
+        table = bots.Table() if players == 2 else None
         for left, (index, position, played) in enumerate(reversed(positions)):
             share = pool // (len(positions) - left)
             evaluated = seconds if players > 2 else None
@@ -607,6 +617,7 @@ def _judged(
                 between=None
                 if progress is None
                 else partial(progress, done, len(events)),
+                table=table,
             )
             pool -= min(pool, weighed.spent)
             judged[index] = weighed

@@ -252,6 +252,52 @@ def test_at_two_players_the_story_is_told_on_the_judges_yardstick():
     assert done.seats[0].gap == pytest.approx(second_thoughts)
 
 
+def test_a_decision_played_is_worth_what_the_next_decision_finds():
+    """The judge does not change its mind from one decision to the next
+    (issue #34 item 3): within a round, the value of the decision played is
+    the value of the best decision the next seat found, turned round, so the
+    story of each seat adds up to its actual margin."""
+    game, _ = _medium_game("classic", 5)
+    done = _review(game, seconds=0.1)
+    replay = new_game(game.variant, 2, game.first_seat)
+    rounds = {}
+    for index, event in enumerate(game.events()):
+        rounds[index] = replay.round
+        replay.apply_event(event)
+    weighed = [d for d in done.decisions if not d.forced]
+    pairs = 0
+    for before, after in zip(weighed, weighed[1:], strict=False):
+        if rounds[before.event] != rounds[after.event]:
+            continue
+        between = range(before.event + 1, after.event)
+        if any(d.forced for d in done.decisions if d.event in between):
+            continue
+        played = before.alternatives[0][1] - before.lost
+        found = after.alternatives[0][1]
+        assert played == pytest.approx(found if after.seat == before.seat else -found)
+        pairs += 1
+    assert pairs > 20
+    for seat in done.seats:
+        assert abs(seat.gap) < 0.5
+
+
+def test_the_judges_table_keeps_a_value_for_both_seats():
+    """What one seat's search found is the other's turned round (two players,
+    on the margin alone), a bound turned round with it; a value is taken only
+    where it was searched as deep and as wide as asked, or to the round's end."""
+    table = bots.Table()
+    inf = float("inf")
+    # seat 1 searched on (-inf, 2) and found 3: at least 3 for seat 1
+    table.put(7, 1, 3.0, -inf, 2.0, 4, 8, narrowed=True)
+    assert table.get(7, 0, 4, 8, -2.0, inf) == (-3.0, True, True)  # at most -3
+    assert table.get(7, 0, 4, 8, -4.0, inf) is None  # -3 does not settle it
+    assert table.get(7, 1, 4, 8, -inf, 2.5) == (3.0, True, True)
+    assert table.get(7, 1, 5, 8, -inf, 2.5) is None  # not as deep
+    assert table.get(7, 1, 3, 12, -inf, 2.5) is None  # not as wide
+    table.put(9, 0, 1.5, -inf, inf, bots.Table.WHOLE, 8, narrowed=False)
+    assert table.get(9, 1, 30, 40, -inf, inf) == (-1.5, False, False)
+
+
 def test_a_rounds_budget_goes_to_its_decisions_that_need_it():
     """Pooled within a round: the decisions late in a round, searched whole
     on a fraction of their share, leave the rest to the earlier ones."""
