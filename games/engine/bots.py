@@ -671,7 +671,7 @@ class _ClassicRules(_Rules[ClassicGame, ClassicMove]):
                 game.center_marker,
                 game.marker_holder,
                 *game.center,
-                *(count for factory in game.factories for count in factory),
+                *map(tuple, game.factories),
                 *game.lid,
                 boards,
             )
@@ -968,10 +968,10 @@ class _PavilionRules(_Rules[PavilionGame, PavilionMove]):
                 *game.tower,
                 *game.supply,
                 *game.centre,
-                *(count for factory in game.factories for count in factory),
-                *(count for hand in game.hands for count in hand),
-                *(count for corner in game.corners for count in corner),
-                *(colour for board in game.boards for colour in board),
+                *map(tuple, game.factories),
+                *map(tuple, game.hands),
+                *map(tuple, game.corners),
+                *map(tuple, game.boards),
             )
         )
 

@@ -27,10 +27,10 @@ two players, the evaluator (``evaluate.py``).
   decision at the next decision weighed (draws in a row: their luck on the
   first); the chart's line after a decision, the value of the one played.
   So a seat's story (below) misses its result only by the judge's second
-  thoughts, none within a round. With more players the judge values the mover's margin only: the
-  evaluator measures the draws (before, it averages over every draw the
-  public counts allow; so over many draws a seat's luck averages about zero)
-  and the chart.
+  thoughts, none within a round. With more players the judge values the
+  mover's margin only: the evaluator measures the draws (before, it averages
+  over every draw the public counts allow; so over many draws a seat's luck
+  averages about zero) and the chart.
 - **Seats.** A seat's *lost* is the sum of its losses (skill), its *luck* the
   sum of its draws' luck; its *accuracy* the mean over its weighed decisions
   of ``100 × exp(−loss / ACCURACY_SCALE)``: 100 for a game of best decisions,
