@@ -411,16 +411,26 @@ def _weigh(
     With ``table`` (two players, shared by the round's decisions weighed after
     this one), the played decision is worth what the next decision's weighing
     found, and this decision's verdict is kept for the one before; what the
-    played decision's weighing does not spend goes to the others."""
+    played decision's weighing does not spend goes to the others. The played
+    decision is then weighed afresh as well, as deep as the others: the
+    loss's spread counts how far its two values differ (the next decision
+    looked deeper than this one's search of the others could), so a label
+    needs both looks to agree."""
     seat = game.to_move()
     assert seat is not None
     choices = [played] + [c for c in candidates(game, CANDIDATES) if c != played]
     found: list[bots.Weighed] = []
     left = nodes
+    fresh: bots.Weighed | None = None
     for number, choice in enumerate(choices):  # one at a time, as together
         each = max(MIN_NODES, left // (len(choices) - number))
         found += weigh(game, [choice], nodes=each, seed=seed, table=table)
         left -= min(left, found[-1].nodes)
+        if choice == played and table is not None and found[-1].nodes < each:
+            # it took the next decision's verdict: weighed afresh too, so
+            # that its spread holds how far the two looks differ
+            fresh = weigh(game, [choice], nodes=each, seed=seed)[0]
+            left -= min(left, fresh.nodes)
         if between is not None:
             between()
     weighed = sorted(found, key=lambda w: -w.value)
@@ -429,7 +439,8 @@ def _weigh(
         table.decided(game, best.value)
     mine = next(w for w in weighed if w.decision == played)
     lost = best.value - mine.value
-    spread = abs(lost - (best.earlier - mine.earlier))
+    earlier = mine.earlier if fresh is None else fresh.value
+    spread = abs(lost - (best.earlier - earlier))
     after: tuple[float, ...] = ()
     if evaluated is not None:
         child = game.copy()

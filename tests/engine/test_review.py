@@ -281,6 +281,35 @@ def test_a_decision_played_is_worth_what_the_next_decision_finds():
         assert abs(seat.gap) < 0.5
 
 
+def test_a_label_needs_the_next_decisions_verdict_and_a_fresh_look_to_agree():
+    """The decision played takes the next decision's verdict (issue #34 item
+    3), and is weighed afresh too: where the two differ, the loss's spread
+    says so, and the label follows what both looks agree on (item 2)."""
+    from games.engine.review import _weigh
+
+    game, _ = _medium_game("classic", 5)
+    position = new_game(game.variant, 2, game.first_seat)
+    for event in game.events():  # to round 2's first decision
+        if position.round == 2 and not position.needs_chance():
+            break
+        position.apply_event(event)
+    played = bots.candidates(position, 1)[0]  # the strong level's first choice
+    after = position.copy()
+    after.push(played)
+    key = json.dumps(played.to_event(), sort_keys=True)
+    fresh = _weigh(position, played, 4000, 0)
+    alone = dict((json.dumps(e, sort_keys=True), v) for e, v in fresh.valued)[key]
+    assert fresh.lost < 2  # weighed alone, the choice is not labelled
+    table = bots.Table()
+    table.decided(after, 30 - alone)  # the next decision: 30 points worse for it
+    weighed = _weigh(position, played, 4000, 0, table=table)
+    values = dict((json.dumps(e, sort_keys=True), v) for e, v in weighed.valued)
+    assert values[key] == pytest.approx(alone - 30)  # the verdict, turned round
+    assert weighed.lost >= 28
+    assert weighed.spread >= 26  # the two looks disagree by 30
+    assert label(weighed.lost, weighed.spread) == ""
+
+
 def test_the_judges_table_keeps_a_value_for_both_seats():
     """What one seat's search found is the other's turned round (two players,
     on the margin alone), a bound turned round with it; a value is taken only
