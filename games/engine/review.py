@@ -452,7 +452,7 @@ def _weigh(
         spread=spread,
         valued=tuple((w.decision.to_event(), w.value) for w in weighed),
         after=after,
-        spent=sum(w.nodes for w in weighed),
+        spent=sum(w.nodes for w in weighed) + (fresh.nodes if fresh else 0),
     )
 
 
