@@ -312,8 +312,7 @@ class Table:
         if deep < depth or (narrowed and wide < beam):
             return None
         if seat:
-            value = -value
-            bound = (0, 2, 1)[bound]
+            value, bound = self._turned(value, bound)
         if (
             bound == self.EXACT
             or (bound == self.LOWER and value >= beta)
@@ -355,11 +354,21 @@ class Table:
             return
         if len(entries) >= self.LIMIT:
             entries.clear()
-        bound = self.UPPER if value <= alpha else self.LOWER if value >= beta else 0
+        bound = (
+            self.UPPER
+            if value <= alpha
+            else self.LOWER
+            if value >= beta
+            else self.EXACT
+        )
         if seat:
-            value = -value
-            bound = (0, 2, 1)[bound]
+            value, bound = self._turned(value, bound)
         entries[key] = (value, bound, deep, beam, narrowed)
+
+    @classmethod
+    def _turned(cls, value: float, bound: int) -> tuple[float, int]:
+        """A value and its bound from the other seat's side (seat 0 is kept)."""
+        return -value, (cls.EXACT, cls.UPPER, cls.LOWER)[bound]
 
 
 class _Searcher(Generic[G, M]):
