@@ -25,6 +25,7 @@ one line per game, then the figures per pairing.
 Run the families in parallel on two cores with ``--family``. Usage:
 
     .venv/bin/python bench/review_trust.py --games 20 --family classic
+    .venv/bin/python bench/review_trust.py --family classic --no-again
     .venv/bin/python bench/review_trust.py --games 3 --pairings self,medium
 """
 
@@ -94,6 +95,14 @@ def main() -> int:
     parser.add_argument("--pairings", default=",".join(PAIRINGS))
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS)
     parser.add_argument("--deep", type=float, default=16.0)
+    parser.add_argument(
+        "--again",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="review each self-play game a second time, with another seed "
+        "(--no-again: Azul draws nothing inside a round, so its labels are "
+        "the same twice by construction)",
+    )
     args = parser.parse_args()
     strong = bots.DEFAULT_SECONDS["strong"]
     print(f"review at {args.seconds:g} s a decision; {args.games} games a pairing")
@@ -137,13 +146,14 @@ def main() -> int:
                 if pairing == "self":
                     losses += [d.lost for d in decisions]
                     blunders += sum(d.label == "blunder" for d in decisions)
+                if pairing == "self" and args.again:
                     again = reviewed(game, args.seconds, seed=1)
                     labels = [d.label for d in again.decisions if not d.forced]
                     agree += sum(
                         a == d.label for a, d in zip(labels, decisions, strict=True)
                     )
                     weighed += len(decisions)
-                else:
+                if pairing != "self":
                     wins += accuracy[better] > accuracy[1 - better]
                 print(line, flush=True)
             print(
@@ -157,7 +167,11 @@ def main() -> int:
                     f"== {variant} self: mean loss {mean:.2f} a decision "
                     f"(target <= 0.5); blunders {blunders} in {args.games} games "
                     f"(target <= {args.games / 10:g}); same label twice "
-                    f"{100 * agree / max(1, weighed):.1f} % (target >= 90 %)",
+                    + (
+                        f"{100 * agree / weighed:.1f} % (target >= 90 %)"
+                        if weighed
+                        else "not measured (--no-again)"
+                    ),
                     flush=True,
                 )
             else:

@@ -206,7 +206,7 @@ class _Rules(Generic[G, M]):
 
     def key(self, game: G) -> int:
         """A hash of everything in ``game`` that the rest of its round and its
-        leaves' values depend on (the review's :class:`Table`)."""
+        leaves' values depend on (the review's :class:`Verdicts`)."""
         raise NotImplementedError
 
     beam = 8
@@ -268,107 +268,51 @@ def _greedy(
     return _pick(moves, best)
 
 
-class Table:
-    """What the review's judge has found in a round, kept for the searches of
-    the decisions before (issue #34 item 3). A round's decisions are weighed
-    last first (``review.py``), and each decision's verdict (the value of its
-    best decision weighed) is kept as the value of its position
-    (:meth:`decided`): the decision before, weighing the decision that was
-    played, meets that position at once and takes it. So the judge does not
-    change its mind from one decision to the next: the value of a decision
-    played is what the next decision's weighing found, and each seat's story
-    adds up. Without it the judge's second thoughts (its depth and beam
-    moving from one decision to the next, 10 points a game in Azul) were the
-    story's gap. The searches' own values are kept too, so that a position
-    met again (in another line, or the next iteration) is not valued again
-    shallower.
+class Verdicts:
+    """The review's verdicts in a round, kept for the decisions before (issue
+    #34 item 3). A round's decisions are weighed last first (``review.py``),
+    and each decision's verdict (the value of its best decision weighed) is
+    kept as the value of its position (:meth:`decided`): the decision before
+    takes it as the value of the decision that was played (:meth:`after`).
+    So the judge does not change its mind from one decision to the next: the
+    value of a decision played is what the next decision's weighing found,
+    and each seat's story adds up. Without it the judge's second thoughts
+    (its depth and beam moving from one decision to the next, 10 points a
+    game in Azul) were the story's gap.
 
     Two players only, on the margin alone (no share of a seat's own points):
-    there one seat's value is the other's negated, so every search shares
-    one table. A value is kept with the bound it is (exact, or only at least
-    or at most it: the window cut the search short), the depth it was searched
-    to (any, when every line reached the round's end) and the beam; it is
-    taken where it is at least as deep and as wide as the search asks for."""
-
-    EXACT, LOWER, UPPER = 0, 1, 2
-    WHOLE = 1 << 20
-    """The depth of a value whose every line reached the round's end."""
-    LIMIT = 400_000
-    """Entries kept at most (about 60 MB): past it the table starts again."""
+    there one seat's value is the other's negated, so one value a position
+    (kept for seat 0) answers both."""
 
     def __init__(self) -> None:
-        self.entries: dict[int, tuple[float, int, int, int, bool]] = {}
-
-    def get(
-        self, key: int, seat: int, depth: int, beam: int, alpha: float, beta: float
-    ) -> tuple[float, bool, bool] | None:
-        """The value of position ``key`` for ``seat`` and whether its search
-        was cut short or narrowed, if one is kept that answers a search
-        ``depth`` deep and ``beam`` wide on the window ``(alpha, beta)``."""
-        entry = self.entries.get(key)
-        if entry is None:
-            return None
-        value, bound, deep, wide, narrowed = entry
-        if deep < depth or (narrowed and wide < beam):
-            return None
-        if seat:
-            value, bound = self._turned(value, bound)
-        if (
-            bound == self.EXACT
-            or (bound == self.LOWER and value >= beta)
-            or (bound == self.UPPER and value <= alpha)
-        ):
-            return value, deep != self.WHOLE, narrowed
-        return None
+        self.values: dict[int, float] = {}
 
     def decided(self, game: Game, value: float) -> None:
         """Keep ``value``, the review's verdict on the decision awaited in
-        ``game`` (the best of those it weighed, for the seat to decide), as
-        the position's value at any depth and width: the decision before
-        takes it as its played decision's value, so that the two verdicts
-        agree whatever depth either reached."""
+        ``game`` (the best of those it weighed, for the seat to decide)."""
         seat = game.to_move()
         assert seat is not None
-        key = _rules(game).key(game)
-        inf = float("inf")
-        self.put(key, seat, value, -inf, inf, self.WHOLE, self.WHOLE, narrowed=False)
+        self.values[_rules(game).key(game)] = -value if seat else value
 
-    def put(
-        self,
-        key: int,
-        seat: int,
-        value: float,
-        alpha: float,
-        beta: float,
-        deep: int,
-        beam: int,
-        *,
-        narrowed: bool,
-    ) -> None:
-        """Keep ``value`` of ``key`` for ``seat``, searched on ``(alpha, beta)``
-        ``deep`` decisions deep (:attr:`WHOLE`: every line to the round's end)
-        and ``beam`` wide (``narrowed``: moves beyond it left out)."""
-        entries = self.entries
-        kept = entries.get(key)
-        if kept is not None and kept[2] > deep:
-            return
-        if len(entries) >= self.LIMIT:
-            entries.clear()
-        bound = (
-            self.UPPER
-            if value <= alpha
-            else self.LOWER
-            if value >= beta
-            else self.EXACT
-        )
-        if seat:
-            value, bound = self._turned(value, bound)
-        entries[key] = (value, bound, deep, beam, narrowed)
-
-    @classmethod
-    def _turned(cls, value: float, bound: int) -> tuple[float, int]:
-        """A value and its bound from the other seat's side (seat 0 is kept)."""
-        return -value, (cls.EXACT, cls.UPPER, cls.LOWER)[bound]
+    def after(self, game: Game, decision: Decision, seed: int) -> float | None:
+        """The verdict kept on the position after ``decision`` and the forced
+        decisions that follow it (its draws inside the round drawn as
+        :func:`weigh` draws them with ``seed``), for the seat deciding in
+        ``game``; None where none is kept (the round's last decision, or a
+        draw that went otherwise)."""
+        seat = game.to_move()
+        assert seat is not None
+        rules = _rules(game)
+        rng = random.Random(seed)
+        child = _child(game, decision, rules, rng)
+        while (kept := self.values.get(rules.key(child))) is None:
+            if child.is_over() or rules.round_over(child):
+                return None
+            moves = rules.legal_moves(child)
+            if len(moves) != 1:
+                return None
+            child = _child(child, moves[0], rules, rng)  # forced: not weighed
+        return -kept if seat else kept
 
 
 class _Searcher(Generic[G, M]):
@@ -383,15 +327,12 @@ class _Searcher(Generic[G, M]):
         rng: random.Random,
         budget: int,
         own_share: float = OWN_SHARE,
-        table: Table | None = None,
     ) -> None:
         self.rules = rules
         self.seat = seat
         self.rng = rng
         self.budget = budget
         self.own_share = own_share
-        self.table = table
-        """Values already found, shared with other searches (:class:`Table`)."""
         self.whole: G | None = None
         """A node whose every candidate is searched, whatever the beam."""
         self.nodes = 0
@@ -417,33 +358,10 @@ class _Searcher(Generic[G, M]):
             raise _OutOfNodes
         if node.is_over() or self.rules.round_over(node):
             return self.lead(node)
-        table = self.table
-        if table is None:
-            if depth == 0:
-                self.cut = True
-                return self.lead(node)
-            return self._expand(node, depth, alpha, beta)
-        # a leaf too takes a value kept from a deeper search
-        key = self.rules.key(node)
-        known = table.get(key, self.seat, depth, self.beam, alpha, beta)
-        if known is not None:
-            found, cut, narrowed = known
-            self.cut |= cut
-            self.narrowed |= narrowed
-            return found
         if depth == 0:
             self.cut = True
             return self.lead(node)
-        cut, narrowed = self.cut, self.narrowed
-        self.cut = self.narrowed = False
-        found = self._expand(node, depth, alpha, beta)
-        deep = depth if self.cut else Table.WHOLE
-        table.put(
-            key, self.seat, found, alpha, beta, deep, self.beam, narrowed=self.narrowed
-        )
-        self.cut |= cut
-        self.narrowed |= narrowed
-        return found
+        return self._expand(node, depth, alpha, beta)
 
     def _expand(self, node: G, depth: int, alpha: float, beta: float) -> float:
         """``node``'s value from its children's (:meth:`value`)."""
@@ -546,37 +464,93 @@ class Weighed:
     search looked further; ``value`` itself when the whole rest of the round
     was searched."""
     nodes: int = 0
-    """The nodes its search visited (fewer than it was given when the rest of
-    the round was searched whole)."""
+    """The nodes its search visited."""
+    depth: int = 0
+    """The search iterations ``value`` is of: the same for every decision
+    weighed together, but where the whole rest of the round was searched
+    (then ``value`` is exact, and ``depth`` the iterations that took)."""
+
+
+@dataclass
+class _Weighing:
+    """One decision's search in :func:`weigh`."""
+
+    decision: Decision
+    child: Game
+    search: _Searcher[Any, Any]
+    values: list[float]
+    """Each completed iteration's value, from depth 0 (the leaf's)."""
+    done: bool = False
+    """The whole rest of the round searched: its last value is exact."""
+
+    def at(self, depth: int) -> float:
+        return self.values[min(depth, len(self.values) - 1)]
 
 
 def weigh(
-    game: Game,
-    decisions: Sequence[Decision],
-    *,
-    nodes: int,
-    seed: int = 0,
-    table: Table | None = None,
+    game: Game, decisions: Sequence[Decision], *, nodes: int, seed: int = 0
 ) -> list[Weighed]:
     """Each of ``decisions`` (legal decisions of the seat to move) weighed by
     the strong level's search, each from its own position with a full window
     (exact values, where the strong level's root search only bounds the moves
-    it does not choose), on ``nodes`` nodes each: the review's judge
+    it does not choose), on ``nodes`` nodes together: the review's judge
     (``review.py``), deeper than the choice it weighs when ``nodes`` is more
-    than the strong level spends on one of its root moves. Summer Pavilion's
-    refills inside the round are drawn with ``seed``, the same for every
-    decision (common random numbers). The first reply to each decision is
-    searched whole, every legal decision of the seat that replies (the strong
-    level's root weighs them all; within its beam the judge missed the replies
-    that refuted a decision). With ``table`` (two players), the values found
-    are kept there and those kept are taken (:class:`Table`)."""
+    than the strong level spends on its root. Summer Pavilion's refills
+    inside the round are drawn with ``seed``, the same for every decision
+    (common random numbers). The first reply to each decision is searched
+    whole, every legal decision of the seat that replies (the strong level's
+    root weighs them all; within its beam the judge missed the replies that
+    refuted a decision).
+
+    The searches are deepened in step, each iteration taking every decision
+    one decision deeper (or wider, once its search reaches the round's end),
+    and each decision is valued at the last iteration all of them completed
+    (issue #34): a search's value swings with its depth (in Summer
+    Pavilion's first phase by ten points from one iteration to the next, as
+    it reaches the placing), so decisions valued at different depths, each
+    as deep as its own share of the nodes went, were compared with their
+    depth as much as with each other."""
     seat = game.to_move()
     if seat is None:
         raise ValueError("no decision is awaited")
-    if table is not None and game.players != 2:
-        raise ValueError("a table is shared at two players only")
     rules = _rules(game)
-    return [_weigh_one(game, d, rules, seat, nodes, seed, table) for d in decisions]
+    weighings = []
+    for decision in decisions:
+        rng = random.Random(seed)
+        child = _child(game, decision, rules, rng)
+        search: _Searcher[Any, Any] = _Searcher(rules, seat, rng, nodes, own_share=0.0)
+        search.whole = child
+        weighings.append(_Weighing(decision, child, search, [search.lead(child)]))
+    depth = 0  # the iterations every search has completed
+    try:
+        while not all(w.done for w in weighings):
+            for w in weighings:
+                if w.done:
+                    continue
+                search = w.search
+                spent = sum(other.search.nodes for other in weighings)
+                search.budget = search.nodes + nodes - spent
+                search.start_iteration()
+                inf = float("inf")
+                w.values.append(search.value(w.child, search.depth, -inf, inf))
+                # the whole rest of the round searched: exact (on the learned value)
+                w.done = not search.deeper(widen=True)
+            depth += 1
+    except _OutOfNodes:
+        pass  # the node it stopped at is not visited
+    # Two iterations back: one decision less deep on both sides, as a search
+    # one decision deeper favours whoever moves last.
+    earlier = depth if all(w.done for w in weighings) else max(0, depth - 2)
+    return [
+        Weighed(
+            w.decision,
+            w.at(depth),
+            w.at(earlier),
+            min(w.search.nodes, w.search.budget),
+            min(depth, len(w.values) - 1),
+        )
+        for w in weighings
+    ]
 
 
 def margins(game: Game) -> tuple[float, ...]:
@@ -586,36 +560,6 @@ def margins(game: Game) -> tuple[float, ...]:
     the luck of a deal (``review.py``)."""
     values = _rules(game).values(game)
     return tuple(_lead(values, seat, 0.0) for seat in range(game.players))
-
-
-def _weigh_one(
-    game: G,
-    decision: M,
-    rules: _Rules[G, M],
-    seat: int,
-    nodes: int,
-    seed: int,
-    table: Table | None,
-) -> Weighed:
-    rng = random.Random(seed)
-    child = _child(game, decision, rules, rng)
-    search = _Searcher(rules, seat, rng, nodes, own_share=0.0, table=table)
-    search.whole = child
-    values = [search.lead(child)]  # each completed iteration's, from depth 0
-    while True:
-        search.start_iteration()
-        try:
-            found = search.value(child, search.depth, float("-inf"), float("inf"))
-        except _OutOfNodes:
-            break
-        values.append(found)
-        if not search.deeper(widen=True):
-            # the whole rest of the round searched: exact (on the learned value)
-            return Weighed(decision, found, found, min(search.nodes, nodes))
-    # Two iterations back: one decision less deep on both sides, as a search
-    # one decision deeper favours whoever moves last.
-    earlier = values[max(0, len(values) - 3)]
-    return Weighed(decision, values[-1], earlier, min(search.nodes, nodes))
 
 
 # ---------------------------------------------------------------- classic

@@ -7,18 +7,20 @@ two players, the evaluator (``evaluate.py``).
   promising others (``bots.candidates``, ``CANDIDATES`` of them) are each
   weighed by the strong level's search from the position after it to the
   round's end, on the margin alone, with a full window (``bots.weigh``), the
-  budget shared between them: a judge that looks deeper at each decision
-  than the strong level did when it chose (issue #34: greedy playouts, the
-  first judge, charged searched play with their own shallowness). A
-  decision's *loss* is the best one's value minus the played one's, in
-  expected final points; its *spread*, how far that moved in the search's
-  last two completed iterations of one parity (0 when the rest of the round
-  was searched whole). Its label, by ``THRESHOLDS`` on the loss less its
-  spread: a blunder from 10 points, a mistake from 5, an inaccuracy from 2.
-  A forced decision (the only legal one) is not weighed and never labelled.
-  The budget is pooled within a round (:func:`_judged`). At two players the
-  played decision is worth what the next decision's weighing found
-  (``bots.Table``): the judge keeps one verdict from one decision to the next.
+  budget shared between them and their searches deepened in step, so that
+  all are valued at the same depth: a judge that looks deeper at each
+  decision than the strong level did when it chose (issue #34: greedy
+  playouts, the first judge, charged searched play with their own
+  shallowness). A decision's *loss* is the best one's value minus the played
+  one's, in expected final points; its *spread*, how far that moved in the
+  search's last two completed iterations of one parity (0 when the rest of
+  the round was searched whole). Its label, by ``THRESHOLDS`` on the loss
+  less its spread: a blunder from 10 points, a mistake from 5, an inaccuracy
+  from 2. A forced decision (the only legal one) is not weighed and never
+  labelled. The budget is pooled within a round (:func:`_judged`). At two
+  players the played decision is worth what the next decision's weighing
+  found (``bots.Verdicts``), the others as much more or less than it as they
+  were weighed: the judge keeps one verdict from one decision to the next.
 - **Chance.** Each deal and supply draw: its *luck* for each seat is the
   seat's expected margin after the draw minus before it. At two players the
   story is told on the judge's yardstick: before a deal, the value the
@@ -49,7 +51,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from . import bots
@@ -396,51 +397,32 @@ def _weigh(
     seed: int,
     *,
     evaluated: float | None = None,
-    between: Callable[[], None] | None = None,
-    table: bots.Table | None = None,
+    verdicts: bots.Verdicts | None = None,
 ) -> _Weighed:
-    """The played decision against the strong level's likeliest others, each
-    weighed by the strong level's search from its own position to the round's
-    end (``bots.weigh``: exact values on a full window, where the choice only
-    bounded what it did not play), sharing ``nodes``. The loss is the best's
-    value minus the played one's; its spread, how far that moved in the
-    search's last completed iteration (0 when the whole rest of the round was
-    searched). With ``evaluated`` (seconds), the evaluator's margins after
-    the played decision too (more than two players). ``between`` is called
-    after each decision weighed (a caller that must stop soon raises there).
-    With ``table`` (two players, shared by the round's decisions weighed after
-    this one), the played decision is worth what the next decision's weighing
-    found, and this decision's verdict is kept for the one before; what the
-    played decision's weighing does not spend goes to the others. The played
-    decision is then weighed afresh as well, as deep as the others: the
-    loss's spread counts how far its two values differ (the next decision
-    looked deeper than this one's search of the others could), so a label
-    needs both looks to agree."""
-    seat = game.to_move()
-    assert seat is not None
+    """The played decision against the strong level's likeliest others, all
+    weighed together by the strong level's search from their own positions
+    to the round's end (``bots.weigh``: exact values on a full window, where
+    the choice only bounded what it did not play; every decision valued at
+    the same depth), on ``nodes``. The loss is the best's value minus the
+    played one's; its spread, how far that moved two iterations earlier (0
+    when the whole rest of the round was searched). With ``evaluated``
+    (seconds), the evaluator's margins after the played decision too (more
+    than two players). With ``verdicts`` (two players, shared by the round's
+    decisions weighed after this one), the played decision is worth what the
+    next decision's weighing found, the others as much more or less than it
+    as they were weighed, and this decision's verdict is kept for the one
+    before."""
     choices = [played] + [c for c in candidates(game, CANDIDATES) if c != played]
-    found: list[bots.Weighed] = []
-    left = nodes
-    fresh: bots.Weighed | None = None
-    for number, choice in enumerate(choices):  # one at a time, as together
-        each = max(MIN_NODES, left // (len(choices) - number))
-        found += weigh(game, [choice], nodes=each, seed=seed, table=table)
-        left -= min(left, found[-1].nodes)
-        if choice == played and table is not None and found[-1].nodes < each:
-            # it took the next decision's verdict: weighed afresh too, so
-            # that its spread holds how far the two looks differ
-            fresh = weigh(game, [choice], nodes=each, seed=seed)[0]
-            left -= min(left, fresh.nodes)
-        if between is not None:
-            between()
-    weighed = sorted(found, key=lambda w: -w.value)
-    best = weighed[0]
-    if table is not None:  # the decision before takes this one's verdict
-        table.decided(game, best.value)
-    mine = next(w for w in weighed if w.decision == played)
+    found = weigh(game, choices, nodes=nodes, seed=seed)
+    mine = found[0]
+    best = max(found, key=lambda w: w.value)  # the played one among equals
     lost = best.value - mine.value
-    earlier = mine.earlier if fresh is None else fresh.value
-    spread = abs(lost - (best.earlier - earlier))
+    spread = abs(lost - (best.earlier - mine.earlier))
+    verdict = None if verdicts is None else verdicts.after(game, played, seed)
+    moved = 0.0 if verdict is None else verdict - mine.value
+    if verdicts is not None:  # the decision before takes this one's verdict
+        verdicts.decided(game, best.value + moved)
+    weighed = sorted(found, key=lambda w: -w.value)
     after: tuple[float, ...] = ()
     if evaluated is not None:
         child = game.copy()
@@ -450,9 +432,9 @@ def _weigh(
     return _Weighed(
         lost=lost,
         spread=spread,
-        valued=tuple((w.decision.to_event(), w.value) for w in weighed),
+        valued=tuple((w.decision.to_event(), w.value + moved) for w in weighed),
         after=after,
-        spent=sum(w.nodes for w in weighed) + (fresh.nodes if fresh else 0),
+        spent=sum(w.nodes for w in weighed),
     )
 
 
@@ -481,8 +463,7 @@ def review(
 ) -> Review:
     """Review the finished game of ``events`` (a record's, already checked:
     ``record.load``); ``progress(done, total)`` hears how far it is, in events,
-    after each decision weighed and between the decisions weighed at one (the
-    same ``done`` again: a caller that must stop soon raises there).
+    after each decision weighed (a caller that must stop soon raises there).
     Without ``to_the_end``, ``events`` may stop before the rules' end: a game
     that ended by resignation or on time (the site knows it is over; a record
     does not say so)."""
@@ -614,21 +595,17 @@ def _judged(
     judged: dict[int, _Weighed] = {}
     for positions in rounds.values():
         pool = sum(judge_nodes(position, seconds) for _, position, _ in positions)
-        table = bots.Table() if players == 2 else None
+        verdicts = bots.Verdicts() if players == 2 else None
         for left, (index, position, played) in enumerate(reversed(positions)):
             share = pool // (len(positions) - left)
             evaluated = seconds if players > 2 else None
-            done = len(judged) * len(events) // total
             weighed = _weigh(
                 position,
                 played,
                 share,
                 seed + index,
                 evaluated=evaluated,
-                between=None
-                if progress is None
-                else partial(progress, done, len(events)),
-                table=table,
+                verdicts=verdicts,
             )
             pool -= min(pool, weighed.spent)
             judged[index] = weighed

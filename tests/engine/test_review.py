@@ -42,7 +42,10 @@ def _medium_game(variant: str, seed: int, plant_at_round: int | None = None):
         if planted is None and plant_at_round and game.round >= plant_at_round:
             # the worst decision by a deep search of each (the review's
             # judge), where it is far worse than the best
-            weighed = sorted(bots.weigh(game, moves, nodes=1000), key=lambda w: w.value)
+            weighed = sorted(
+                bots.weigh(game, moves, nodes=1000 * len(moves)),
+                key=lambda w: w.value,
+            )
             if len(weighed) > 1 and weighed[-1].value - weighed[0].value >= 20:
                 planted = len(game.events())
                 game.push(weighed[0].decision)
@@ -252,12 +255,14 @@ def test_at_two_players_the_story_is_told_on_the_judges_yardstick():
     assert done.seats[0].gap == pytest.approx(second_thoughts)
 
 
-def test_a_decision_played_is_worth_what_the_next_decision_finds():
+@pytest.mark.parametrize("variant", ["classic", "pavilion"])
+def test_a_decision_played_is_worth_what_the_next_decision_finds(variant):
     """The judge does not change its mind from one decision to the next
     (issue #34 item 3): within a round, the value of the decision played is
-    the value of the best decision the next seat found, turned round, so the
+    the value of the best decision the next seat found, turned round (past
+    any forced decision between them: Summer Pavilion has many), so the
     story of each seat adds up to its actual margin."""
-    game, _ = _medium_game("classic", 5)
+    game, _ = _medium_game(variant, 5)
     done = _review(game, seconds=0.1)
     replay = new_game(game.variant, 2, game.first_seat)
     rounds = {}
@@ -269,9 +274,9 @@ def test_a_decision_played_is_worth_what_the_next_decision_finds():
     for before, after in zip(weighed, weighed[1:], strict=False):
         if rounds[before.event] != rounds[after.event]:
             continue
-        between = range(before.event + 1, after.event)
-        if any(d.forced for d in done.decisions if d.event in between):
-            continue
+        decided = {d.event for d in done.decisions}
+        if any(e not in decided for e in range(before.event + 1, after.event)):
+            continue  # a draw between them: its luck
         played = before.alternatives[0][1] - before.lost
         found = after.alternatives[0][1]
         assert played == pytest.approx(found if after.seat == before.seat else -found)
@@ -281,50 +286,71 @@ def test_a_decision_played_is_worth_what_the_next_decision_finds():
         assert abs(seat.gap) < 0.5
 
 
-def test_a_label_needs_the_next_decisions_verdict_and_a_fresh_look_to_agree():
+def _round_start(game, round_number: int):
+    """``game``'s position at the first decision of round ``round_number``."""
+    position = new_game(game.variant, 2, game.first_seat)
+    for event in game.events():
+        if position.round == round_number and not position.needs_chance():
+            break
+        position.apply_event(event)
+    return position
+
+
+def test_the_others_are_worth_as_much_more_than_the_played_as_they_were_weighed():
     """The decision played takes the next decision's verdict (issue #34 item
-    3), and is weighed afresh too: where the two differ, the loss's spread
-    says so, and the label follows what both looks agree on (item 2)."""
+    3); the others move with it, so the loss and its spread stay what the
+    weighing of them all, at one depth, found."""
     from games.engine.review import _weigh
 
     game, _ = _medium_game("classic", 5)
-    position = new_game(game.variant, 2, game.first_seat)
-    for event in game.events():  # to round 2's first decision
-        if position.round == 2 and not position.needs_chance():
-            break
-        position.apply_event(event)
+    position = _round_start(game, 2)
     played = bots.candidates(position, 1)[0]  # the strong level's first choice
     after = position.copy()
     after.push(played)
     key = json.dumps(played.to_event(), sort_keys=True)
-    fresh = _weigh(position, played, 4000, 0)
-    alone = dict((json.dumps(e, sort_keys=True), v) for e, v in fresh.valued)[key]
-    assert fresh.lost < 2  # weighed alone, the choice is not labelled
-    table = bots.Table()
-    table.decided(after, 30 - alone)  # the next decision: 30 points worse for it
-    weighed = _weigh(position, played, 4000, 0, table=table)
-    values = dict((json.dumps(e, sort_keys=True), v) for e, v in weighed.valued)
-    assert values[key] == pytest.approx(alone - 30)  # the verdict, turned round
-    assert weighed.lost >= 28
-    assert weighed.spread >= 26  # the two looks disagree by 30
-    assert label(weighed.lost, weighed.spread) == ""
+    alone = _weigh(position, played, 4000, 0)
+    values = {json.dumps(e, sort_keys=True): v for e, v in alone.valued}
+    verdicts = bots.Verdicts()
+    verdicts.decided(after, 30 - values[key])  # the next: 30 points worse for it
+    weighed = _weigh(position, played, 4000, 0, verdicts=verdicts)
+    moved = {json.dumps(e, sort_keys=True): v for e, v in weighed.valued}
+    assert moved[key] == pytest.approx(values[key] - 30)  # the verdict, turned
+    assert moved == pytest.approx({k: v - 30 for k, v in values.items()})
+    assert (weighed.lost, weighed.spread) == (alone.lost, alone.spread)
 
 
-def test_the_judges_table_keeps_a_value_for_both_seats():
-    """What one seat's search found is the other's turned round (two players,
-    on the margin alone), a bound turned round with it; a value is taken only
-    where it was searched as deep and as wide as asked, or to the round's end."""
-    table = bots.Table()
-    inf = float("inf")
-    # seat 1 searched on (-inf, 2) and found 3: at least 3 for seat 1
-    table.put(7, 1, 3.0, -inf, 2.0, 4, 8, narrowed=True)
-    assert table.get(7, 0, 4, 8, -2.0, inf) == (-3.0, True, True)  # at most -3
-    assert table.get(7, 0, 4, 8, -4.0, inf) is None  # -3 does not settle it
-    assert table.get(7, 1, 4, 8, -inf, 2.5) == (3.0, True, True)
-    assert table.get(7, 1, 5, 8, -inf, 2.5) is None  # not as deep
-    assert table.get(7, 1, 3, 12, -inf, 2.5) is None  # not as wide
-    table.put(9, 0, 1.5, -inf, inf, bots.Table.WHOLE, 8, narrowed=False)
-    assert table.get(9, 1, 30, 40, -inf, inf) == (-1.5, False, False)
+def test_a_verdict_is_kept_for_both_seats():
+    """One seat's verdict is the other's turned round (two players, on the
+    margin alone); a position no verdict was kept for has none."""
+    game, _ = _medium_game("classic", 5)
+    position = _round_start(game, 2)
+    first, second = bots.candidates(position, 2)
+    after = position.copy()
+    after.push(first)
+    assert after.to_move() != position.to_move()
+    verdicts = bots.Verdicts()
+    verdicts.decided(after, 3.0)
+    assert verdicts.after(position, first, seed=0) == -3.0
+    assert verdicts.after(position, second, seed=0) is None
+
+
+def test_the_decisions_weighed_together_are_valued_at_one_depth():
+    """Each decision's search is deepened in step with the others' (issue
+    #34): in Summer Pavilion's first phase, where a search's value swings
+    with its depth, decisions that one share of the nodes each would take to
+    different depths are all valued at the same one, but where the whole
+    rest of the round was searched."""
+    game, _ = _medium_game("pavilion", 3)
+    position = _round_start(game, 3)
+    choices = bots.candidates(position, 6)
+    nodes = 6 * 3000
+    alone = [bots.weigh(position, [c], nodes=nodes // 6)[0].depth for c in choices]
+    assert len(set(alone)) > 1  # by its own share, each as deep as that went
+    together = bots.weigh(position, choices, nodes=nodes)
+    depth = max(w.depth for w in together)
+    for w in together:
+        assert w.depth == depth or w.value == w.earlier  # else exact
+    assert sum(w.nodes for w in together) <= nodes
 
 
 def test_a_rounds_budget_goes_to_its_decisions_that_need_it():
