@@ -378,8 +378,8 @@ class _Heartbeat:
     clock: float
     """When it was written, by ``time.monotonic``."""
     rung: int = -1
-    """The progress last rung (every tenth event and the last: the engine
-    reports after each decision it weighs)."""
+    """The progress last rung (the engine reports the same one again while it
+    weighs the decisions at one position)."""
 
 
 class _ReviewTakenOver(Exception):

@@ -488,7 +488,12 @@ class _Weighing:
 
 
 def weigh(
-    game: Game, decisions: Sequence[Decision], *, nodes: int, seed: int = 0
+    game: Game,
+    decisions: Sequence[Decision],
+    *,
+    nodes: int,
+    seed: int = 0,
+    between: Callable[[], None] | None = None,
 ) -> list[Weighed]:
     """Each of ``decisions`` (legal decisions of the seat to move) weighed by
     the strong level's search, each from its own position with a full window
@@ -509,7 +514,8 @@ def weigh(
     Pavilion's first phase by ten points from one iteration to the next, as
     it reaches the placing), so decisions valued at different depths, each
     as deep as its own share of the nodes went, were compared with their
-    depth as much as with each other."""
+    depth as much as with each other. ``between`` is called after each
+    decision's iteration (a caller that must stop soon raises there)."""
     seat = game.to_move()
     if seat is None:
         raise ValueError("no decision is awaited")
@@ -535,6 +541,8 @@ def weigh(
                 w.values.append(search.value(w.child, search.depth, -inf, inf))
                 # the whole rest of the round searched: exact (on the learned value)
                 w.done = not search.deeper(widen=True)
+                if between is not None:
+                    between()
             depth += 1
     except _OutOfNodes:
         pass  # the node it stopped at is not visited

@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from . import bots
@@ -397,6 +398,7 @@ def _weigh(
     seed: int,
     *,
     evaluated: float | None = None,
+    between: Callable[[], None] | None = None,
     verdicts: bots.Verdicts | None = None,
 ) -> _Weighed:
     """The played decision against the strong level's likeliest others, all
@@ -407,13 +409,14 @@ def _weigh(
     played one's; its spread, how far that moved two iterations earlier (0
     when the whole rest of the round was searched). With ``evaluated``
     (seconds), the evaluator's margins after the played decision too (more
-    than two players). With ``verdicts`` (two players, shared by the round's
-    decisions weighed after this one), the played decision is worth what the
-    next decision's weighing found, the others as much more or less than it
-    as they were weighed, and this decision's verdict is kept for the one
-    before."""
+    than two players). ``between`` is called as the weighing goes (a caller
+    that must stop soon raises there). With ``verdicts`` (two players,
+    shared by the round's decisions weighed after this one), the played
+    decision is worth what the next decision's weighing found, the others as
+    much more or less than it as they were weighed, and this decision's
+    verdict is kept for the one before."""
     choices = [played] + [c for c in candidates(game, CANDIDATES) if c != played]
-    found = weigh(game, choices, nodes=nodes, seed=seed)
+    found = weigh(game, choices, nodes=nodes, seed=seed, between=between)
     mine = found[0]
     best = max(found, key=lambda w: w.value)  # the played one among equals
     lost = best.value - mine.value
@@ -463,7 +466,8 @@ def review(
 ) -> Review:
     """Review the finished game of ``events`` (a record's, already checked:
     ``record.load``); ``progress(done, total)`` hears how far it is, in events,
-    after each decision weighed (a caller that must stop soon raises there).
+    after each decision weighed and while it weighs one (the same ``done``
+    again: a caller that must stop soon raises there).
     Without ``to_the_end``, ``events`` may stop before the rules' end: a game
     that ended by resignation or on time (the site knows it is over; a record
     does not say so)."""
@@ -599,12 +603,16 @@ def _judged(
         for left, (index, position, played) in enumerate(reversed(positions)):
             share = pool // (len(positions) - left)
             evaluated = seconds if players > 2 else None
+            done = len(judged) * len(events) // total
             weighed = _weigh(
                 position,
                 played,
                 share,
                 seed + index,
                 evaluated=evaluated,
+                between=None
+                if progress is None
+                else partial(progress, done, len(events)),
                 verdicts=verdicts,
             )
             pool -= min(pool, weighed.spent)
