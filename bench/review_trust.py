@@ -91,6 +91,9 @@ def reviewed(game: Game, seconds: float, seed: int) -> Review:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument(
+        "--first", type=int, default=1, help="start at this game (the others kept)"
+    )
     parser.add_argument("--family", default="classic,pavilion")
     parser.add_argument("--pairings", default=",".join(PAIRINGS))
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS)
@@ -113,7 +116,8 @@ def main() -> int:
             agree = weighed = 0
             wins = 0
             gaps: list[float] = []
-            for number in range(args.games):
+            played = range(args.first - 1, args.games)
+            for number in played:
                 other = {
                     "self": ("strong", None),
                     "medium": ("medium", None),
@@ -140,7 +144,9 @@ def main() -> int:
                     f"accuracy {accuracy[0]:5.1f} / {accuracy[1]:5.1f}  "
                     f"lost {done.seats[0].lost:5.1f} / {done.seats[1].lost:5.1f}  "
                     f"story gap {done.seats[0].gap:+5.1f} / {done.seats[1].gap:+5.1f}  "
-                    f"CPU {spent:5.1f} s"
+                    f"CPU {spent:5.1f} s  weighed {len(decisions)}  "
+                    f"labels {sum(bool(d.label) for d in decisions)} "
+                    f"(blunders {sum(d.label == 'blunder' for d in decisions)})"
                 )
                 gaps += [abs(s.gap) for s in done.seats if s.gap is not None]
                 if pairing == "self":
@@ -149,10 +155,12 @@ def main() -> int:
                 if pairing == "self" and args.again:
                     again = reviewed(game, args.seconds, seed=1)
                     labels = [d.label for d in again.decisions if not d.forced]
-                    agree += sum(
+                    same = sum(
                         a == d.label for a, d in zip(labels, decisions, strict=True)
                     )
+                    agree += same
                     weighed += len(decisions)
+                    line += f"  same label twice {same}"
                 if pairing != "self":
                     wins += accuracy[better] > accuracy[1 - better]
                 print(line, flush=True)
@@ -165,8 +173,8 @@ def main() -> int:
                 mean = sum(losses) / max(1, len(losses))
                 print(
                     f"== {variant} self: mean loss {mean:.2f} a decision "
-                    f"(target <= 0.5); blunders {blunders} in {args.games} games "
-                    f"(target <= {args.games / 10:g}); same label twice "
+                    f"(target <= 0.5); blunders {blunders} in {len(played)} games "
+                    f"(target <= {len(played) / 10:g}); same label twice "
                     + (
                         f"{100 * agree / weighed:.1f} % (target >= 90 %)"
                         if weighed
@@ -178,7 +186,7 @@ def main() -> int:
                 target = {"medium": 95, "easy": 100, "deep": 80}[pairing]
                 print(
                     f"== {variant} {pairing}: the better side more accurate in "
-                    f"{wins} of {args.games} ({100 * wins / args.games:.0f} %; "
+                    f"{wins} of {len(played)} ({100 * wins / len(played):.0f} %; "
                     f"target >= {target} %)",
                     flush=True,
                 )
