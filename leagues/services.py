@@ -289,7 +289,8 @@ def _rating(stats: dict[int, float], user_id: int) -> float:
 def season_start(*, season_id: int) -> Season:
     """Day 1: the confirmed entries are put in divisions and groups
     (``schedule.place_in_groups``: returning players by the division their
-    last season gives, then rating; newcomers after them, by rating) and every
+    last season gives, in it those who came up first and those who came down
+    last, then rating; newcomers after them, by rating) and every
     game of the season is created, started, rated, without vacation days
     spent for a bank run out; its players are told once (``signals``). Fewer
     than 3 entries: the season is not played."""
@@ -314,9 +315,23 @@ def season_start(*, season_id: int) -> Season:
         )
         for entry in entries:
             entry.rating = stats.get(entry.user_id)
+        # within a division, who came up first and who came down last: a
+        # group's winner plays in the division they won, its last in theirs
+        moved = dict(
+            Entry.objects.filter(
+                season__league=league,
+                season__number=season.number - 1,
+                user__in=[e.user_id for e in entries],
+            ).values_list("user_id", "movement")
+        )
         returning = sorted(
             (e for e in entries if e.target_division is not None),
-            key=lambda e: (e.target_division, -_rating(stats, e.user_id), e.pk),
+            key=lambda e: (
+                e.target_division,
+                moved.get(e.user_id, 0),
+                -_rating(stats, e.user_id),
+                e.pk,
+            ),
         )
         newcomers = sorted(
             (e for e in entries if e.target_division is None),

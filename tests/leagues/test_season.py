@@ -10,9 +10,9 @@ from datetime import timedelta
 
 import pytest
 
-from games.models import Game, Seat
+from games.models import Game, PlayerStats, Seat
 from leagues import schedule, services
-from leagues.models import Entry, League, LeagueGame, Season
+from leagues.models import Entry, League, LeagueGame, Season, Waiver
 from leagues.rehearsal import moved_clock, rehearse
 
 
@@ -134,8 +134,6 @@ def test_bad_input_changes_nothing(db, make_user):
             services.season_join(season_id=season.pk, user=ana)
         assert "finished 5 games" in refused.value.message
         assert not Entry.objects.exists()
-        from leagues.models import Waiver
-
         Waiver.objects.create(user=ana)
         services.season_join(season_id=season.pk, user=ana)
         with pytest.raises(services.LeagueError, match="already entered"):
@@ -232,3 +230,86 @@ def test_a_decided_game_says_so_on_its_page_replay_and_record(season_run, client
     points = league_game.points
     by_rank = sorted(game.seats.all(), key=lambda s: s.rank)
     assert points[str(by_rank[0].user_id)] >= points[str(by_rank[-1].user_id)]
+
+
+def _returning(make_user, previous: list[tuple[str, int, int, float]]):
+    """A finished season 1 of a 2-player league whose players, ``(name, their
+    division in it, movement, rating)``, are carried over into season 2 and
+    confirmed; season 2 is then started. Its players by division."""
+    league = League.objects.create(
+        slug="up-down", variant="classic", players=2, season_weeks=8
+    )
+    with moved_clock(_now()) as moment:
+        first = services.season_create(league=league, starts_at=moment[0])
+        first.status = Season.Status.FINISHED
+        first.save()
+        groups = {
+            division: first.groups.create(division=division, number=1)
+            for division in {row[1] for row in previous}
+        }
+        following = services.season_create(
+            league=league, starts_at=moment[0] + timedelta(days=60)
+        )
+        for name, division, movement, rating in previous:
+            user = make_user(name)
+            Waiver.objects.create(user=user)
+            PlayerStats.objects.create(
+                user=user, family="classic", mu=rating, sigma=2.0, ordinal=rating - 6
+            )
+            Entry.objects.create(
+                season=first,
+                user=user,
+                group=groups[division],
+                movement=movement,
+                created_at=moment[0],
+            )
+            Entry.objects.create(
+                season=following,
+                user=user,
+                confirmed=True,
+                target_division=max(1, division + movement),
+                created_at=moment[0],
+            )
+        moment[0] = following.starts_at
+        services.season_start(season_id=following.pk)
+    placed: dict[int, list[str]] = {}
+    for entry in following.entries.select_related("group", "user"):
+        placed.setdefault(entry.group.division, []).append(entry.user.username)
+    return {division: sorted(names) for division, names in placed.items()}
+
+
+def test_a_groups_winner_plays_in_the_division_they_won(db, make_user):
+    # one of division 1 left: 6 players make groups of 3 and 3, and four are
+    # bound for division 1; the winner from below has the lowest rating of all
+    placed = _returning(
+        make_user,
+        [
+            ("ana", 1, 0, 30.0),
+            ("bao", 1, 0, 29.0),
+            ("chi", 1, 0, 28.0),
+            ("dan", 1, 1, 40.0),
+            ("eun", 2, -1, 10.0),
+            ("fay", 2, 0, 20.0),
+        ],
+    )
+    # the winner goes up; the stayer with the lowest rating makes room
+    assert placed == {1: ["ana", "bao", "eun"], 2: ["chi", "dan", "fay"]}
+
+
+def test_a_groups_last_does_not_climb_back_into_the_gap(db, make_user):
+    # two of division 1 left: 7 players make 4 and 3, three are bound for
+    # division 1; the one who came down has the best rating of the rest
+    placed = _returning(
+        make_user,
+        [
+            ("ana", 1, 0, 30.0),
+            ("bao", 1, 0, 29.0),
+            ("dan", 1, 1, 40.0),
+            ("eun", 2, -1, 10.0),
+            ("fay", 2, 0, 20.0),
+            ("gil", 2, 0, 15.0),
+            ("hoa", 2, 1, 12.0),
+        ],
+    )
+    # the gap goes to the best of those who stayed in division 2
+    assert placed == {1: ["ana", "bao", "eun", "fay"], 2: ["dan", "gil", "hoa"]}
