@@ -16,9 +16,11 @@ two players, the evaluator (``evaluate.py``).
   search's last two completed iterations of one parity (0 when the rest of
   the round was searched whole). Its label, by ``THRESHOLDS`` on the loss
   less its spread: a blunder from 10 points, a mistake from 5, an inaccuracy
-  from 2. A forced decision (the only legal one) is not weighed and never
-  labelled. The budget is pooled within a round (:func:`_judged`). At two
-  players the played decision is worth what the next decision's weighing
+  from 2; a loss that would be a mistake or a blunder is weighed again
+  first, deeper and over other draws of the refills (:func:`_again`). A
+  forced decision (the only legal one) is not weighed and never labelled.
+  The budget is pooled within a round (:func:`_judged`). At two players the
+  played decision is worth what the next decision's weighing
   found (``bots.Verdicts``), the others as much more or less than it as they
   were weighed: the judge keeps one verdict from one decision to the next.
 - **Chance.** Each deal and supply draw: its *luck* for each seat is the
@@ -49,8 +51,9 @@ of the family, fewer with more players), never the clock: the same record,
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -65,6 +68,16 @@ CANDIDATES = 5
 """The strong level's likeliest decisions weighed beside the played one."""
 THRESHOLDS = (("blunder", 10.0), ("mistake", 5.0), ("inaccuracy", 2.0))
 """Labels by expected points lost, worst first."""
+CONFIRMED = ("blunder", "mistake")
+"""The labels a decision is weighed again for before it is given one
+(:func:`_again`)."""
+AGAIN_NODES = 4
+"""The second weighing's nodes, in times the first's."""
+AGAIN_SEEDS = 4
+"""The most draws of Summer Pavilion's refills the second weighing averages."""
+AGAIN_SEED_STEP = 7919
+"""The second weighing's seeds: the first's plus multiples of this prime, so
+that no two decisions' weighings share a draw."""
 ACCURACY_SCALE = 5.0
 PLAYOUTS_PER_SECOND = {CLASSIC_FAMILY.name: 5000, PAVILION_FAMILY.name: 1400}
 """Evaluator playouts one second buys on the development machine with two
@@ -417,10 +430,12 @@ def _weigh(
     verdict is kept for the one before."""
     choices = [played] + [c for c in candidates(game, CANDIDATES) if c != played]
     found = weigh(game, choices, nodes=nodes, seed=seed, between=between)
+    spent = sum(w.nodes for w in found)
+    best, lost, spread = _loss(found)
+    if label(lost, spread) in CONFIRMED:
+        found, spread = _again(game, choices, nodes, seed, between)
+        best, lost, _ = _loss(found)
     mine = found[0]
-    best = max(found, key=lambda w: w.value)  # the played one among equals
-    lost = best.value - mine.value
-    spread = abs(lost - (best.earlier - mine.earlier))
     verdict = None if verdicts is None else verdicts.after(game, played, seed)
     moved = 0.0 if verdict is None else verdict - mine.value
     if verdicts is not None:  # the decision before takes this one's verdict
@@ -437,8 +452,62 @@ def _weigh(
         spread=spread,
         valued=tuple((w.decision.to_event(), w.value + moved) for w in weighed),
         after=after,
-        spent=sum(w.nodes for w in weighed),
+        spent=spent,
     )
+
+
+def _loss(found: Sequence[bots.Weighed]) -> tuple[bots.Weighed, float, float]:
+    """The best of ``found`` (the played one, first, among equals), the
+    played one's loss and its spread."""
+    mine = found[0]
+    best = max(found, key=lambda w: w.value)
+    lost = best.value - mine.value
+    return best, lost, abs(lost - (best.earlier - mine.earlier))
+
+
+def _again(
+    game: Game,
+    choices: Sequence[Decision],
+    nodes: int,
+    seed: int,
+    between: Callable[[], None] | None,
+) -> tuple[list[bots.Weighed], float]:
+    """``choices`` weighed again before a loss is called a mistake or worse:
+    on ``AGAIN_NODES`` times ``nodes``, deeper, and with up to
+    ``AGAIN_SEEDS`` other draws of Summer Pavilion's refills inside the round
+    (two that agree on every value drew nothing that mattered: no more).
+    Each choice's value is its mean over the draws; the spread, the search's
+    last two iterations' (as :func:`_loss`) and the draws' standard error
+    together."""
+    runs: list[list[bots.Weighed]] = []
+    for again in range(1, AGAIN_SEEDS + 1):
+        runs.append(
+            weigh(
+                game,
+                choices,
+                nodes=nodes * AGAIN_NODES,
+                seed=seed + again * AGAIN_SEED_STEP,
+                between=between,
+            )
+        )
+        if len(runs) == 2 and all(
+            a.value == b.value and a.earlier == b.earlier
+            for a, b in zip(*runs, strict=True)
+        ):
+            break
+    found = [
+        replace(
+            each[0],
+            value=statistics.fmean(w.value for w in each),
+            earlier=statistics.fmean(w.earlier for w in each),
+            nodes=sum(w.nodes for w in each),
+        )
+        for each in zip(*runs, strict=True)
+    ]
+    _, _, searched = _loss(found)
+    losses = [_loss(run)[1] for run in runs]
+    drawn = statistics.stdev(losses) / math.sqrt(len(losses))
+    return found, math.hypot(searched, drawn)
 
 
 def luck(

@@ -8,18 +8,23 @@ import json
 import random
 import statistics
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from games.engine import bots
 from games.engine.__main__ import main
 from games.engine.evaluate import evaluate
-from games.engine.record import default_names, dumps, export, new_game
+from games.engine.record import default_names, dumps, export, load, new_game
 from games.engine.review import (
     ALTERNATIVES_KEPT,
+    CANDIDATES,
+    DEFAULT_SECONDS,
     FORMAT_VERSION,
     THRESHOLDS,
     Review,
+    _weigh,
+    judge_nodes,
     label,
     luck,
     review,
@@ -458,3 +463,47 @@ def test_a_review_of_another_version_or_shape_is_refused():
     alternatives = {**written["alternatives"], str(weighed["event"]): [[1, 2, 3]]}
     with pytest.raises(ValueError, match="not \\[event, value\\] pairs"):
         Review.from_json({**written, "alternatives": alternatives})
+
+
+BENCH_GAMES = Path(__file__).resolve().parents[2] / "bench" / "games"
+
+
+def _bench_position(name: str, event: int):
+    """The position before event ``event`` of the benchmark's kept game
+    ``name`` (``bench/review_trust.py``), and the decision played there."""
+    game = load((BENCH_GAMES / f"review-trust-{name}.json").read_text()).game
+    events = game.events()
+    position = new_game(game.variant, 2, game.first_seat)
+    for event_ in events[:event]:
+        position.apply_event(event_)
+    played = next(m for m in position.legal_moves() if m.to_event() == events[event])
+    return position, played
+
+
+def test_a_blunder_on_one_draw_of_the_refills_is_weighed_again_and_not_labelled():
+    """Summer Pavilion, strong self-play (the benchmark's game 19), the last
+    round's bonus pick: on the draw of the refills seeded 148 another pick
+    is worth 12 points more, on others none is. Before a loss is called a
+    mistake or worse it is weighed again, deeper and over other draws: that
+    one draw is not a blunder."""
+    position, played = _bench_position("pavilion-self-19", 148)
+    nodes = judge_nodes(position, DEFAULT_SECONDS)
+    choices = [played] + [
+        c for c in bots.candidates(position, CANDIDATES) if c != played
+    ]
+    once = bots.weigh(position, choices, nodes=nodes, seed=148)
+    assert max(w.value for w in once) - once[0].value >= 10  # one draw: a blunder
+    done = _weigh(position, played, nodes, 148)
+    assert done.lost < 2 and label(done.lost, done.spread) == ""
+    assert done.valued[0][0] == played.to_event()  # the played pick is best
+
+
+def test_a_blunder_every_draw_bears_out_keeps_its_label():
+    """The same benchmark's game 14, round 2: the red tiles taken from the
+    first plate give away ten points on every draw and at every depth."""
+    position, played = _bench_position("pavilion-self-14", 26)
+    nodes = 4 * judge_nodes(position, DEFAULT_SECONDS)  # an early decision's share
+    done = _weigh(position, played, nodes, 26)
+    assert done.lost >= 10 and done.lost - done.spread >= 10
+    assert label(done.lost, done.spread) == "blunder"
+    assert done.valued[0][0] == {"seat": 0, "from": 4, "colour": "orange"}
