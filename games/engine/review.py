@@ -42,10 +42,11 @@ two players, the evaluator (``evaluate.py``).
 
 Only a finished game is reviewed (:func:`review` refuses any other). The
 budget is ``seconds`` per decision, counted as search nodes as the strong level
-counts them (:func:`judge_nodes`), and with more than two players as the
-evaluator's playouts for the draws and the timeline (``PLAYOUTS_PER_SECOND``
-of the family, fewer with more players), never the clock: the same record,
-``seconds`` and ``seed`` give the same review on any machine.
+counts them (:func:`judge_nodes`; three times that in Azul, ``JUDGE_TIMES``),
+and with more than two players as the evaluator's playouts for the draws and
+the timeline (``PLAYOUTS_PER_SECOND`` of the family, fewer with more players),
+never the clock: the same record, ``seconds`` and ``seed`` give the same
+review on any machine.
 """
 
 from __future__ import annotations
@@ -94,6 +95,15 @@ command line's default and the site's (``settings.REVIEW_SECONDS``, unset).
 Three quarters of a second since the search's nodes were re-priced at what
 they cost (issue #40, ``bots.NODES_PER_SECOND``): the CPU a review cost at
 one second before, its judge a fifth deeper."""
+JUDGE_TIMES = {CLASSIC_FAMILY.name: 3.0, PAVILION_FAMILY.name: 1.0}
+"""The judge's nodes a decision, in times what ``seconds`` buy, by family.
+An Azul game has about 55 decisions weighed at two players, a Summer
+Pavilion game 135: at the same nodes a decision an Azul review cost a third
+of one of Summer Pavilion, and its judge, a sixth of a second's nodes for
+each decision it weighs, could not tell play at sixteen times the strong
+level's budget from the strong level's (14 of 20 games; issue #34). Three
+times the nodes make the two families' reviews cost about the same (a
+minute and a half of one core) and tell it in 19 of 20 (``bench/README.md``)."""
 FORMAT_VERSION = 1
 """The version of :meth:`Review.to_json`'s format, which :meth:`Review.from_json`
 checks (a review stored before it was written has none: version 1)."""
@@ -398,10 +408,11 @@ class _Weighed:
 
 def judge_nodes(game: Game, seconds: float) -> int:
     """Search nodes ``seconds`` buy for ``game``'s family and player count, as
-    the strong level counts them (``bots.NODES_PER_SECOND``)."""
+    the strong level counts them (``bots.NODES_PER_SECOND``), times the
+    family's ``JUDGE_TIMES``."""
     family = find_variant(game.variant).family.name
     rate = NODES_PER_SECOND[family] * (2 / game.players) ** 1.5
-    return max(MIN_NODES, int(seconds * rate))
+    return max(MIN_NODES, int(seconds * JUDGE_TIMES[family] * rate))
 
 
 def _weigh(
