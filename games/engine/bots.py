@@ -469,6 +469,9 @@ class Weighed:
     """The search iterations ``value`` is of: the same for every decision
     weighed together, but where the whole rest of the round was searched
     (then ``value`` is exact, and ``depth`` the iterations that took)."""
+    drew: bool = False
+    """Whether its search drew a chance event inside the round (a Summer
+    Pavilion refill): another ``seed`` could have valued it otherwise."""
 
 
 @dataclass
@@ -549,6 +552,7 @@ def weigh(
     # Two iterations back: one decision less deep on both sides, as a search
     # one decision deeper favours whoever moves last.
     earlier = depth if all(w.done for w in weighings) else max(0, depth - 2)
+    undrawn = random.Random(seed).getstate()
     return [
         Weighed(
             w.decision,
@@ -556,6 +560,7 @@ def weigh(
             w.at(earlier),
             min(w.search.nodes, w.search.budget),
             min(depth, len(w.values) - 1),
+            w.search.rng.getstate() != undrawn,
         )
         for w in weighings
     ]

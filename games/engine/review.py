@@ -486,10 +486,11 @@ def _again(
     """``choices`` weighed again before a loss is called a mistake or worse:
     on ``AGAIN_NODES`` times ``nodes``, deeper, and with up to
     ``AGAIN_SEEDS`` other draws of Summer Pavilion's refills inside the round
-    (two that agree on every value drew nothing that mattered: no more).
-    Each choice's value is its mean over the draws; the spread, the search's
-    last two iterations' (as :func:`_loss`) and the draws' standard error
-    together."""
+    (once where the searches drew none: Azul's rounds, Summer Pavilion's
+    first phase short of the placing; twice where two draws agree on every
+    value). Each choice's value is its mean over
+    the draws; the spread, the search's last two iterations' (as
+    :func:`_loss`) and the draws' standard error together."""
     runs: list[list[bots.Weighed]] = []
     for again in range(1, AGAIN_SEEDS + 1):
         runs.append(
@@ -501,11 +502,13 @@ def _again(
                 between=between,
             )
         )
+        if not any(w.drew for w in runs[-1]):
+            break  # nothing drawn: another seed would weigh it the same
         if len(runs) == 2 and all(
             a.value == b.value and a.earlier == b.earlier
             for a, b in zip(*runs, strict=True)
         ):
-            break
+            break  # two draws that agree on every value: none mattered
     found = [
         replace(
             each[0],
@@ -517,7 +520,7 @@ def _again(
     ]
     _, _, searched = _loss(found)
     losses = [_loss(run)[1] for run in runs]
-    drawn = statistics.stdev(losses) / math.sqrt(len(losses))
+    drawn = statistics.stdev(losses) / math.sqrt(len(losses)) if runs[1:] else 0.0
     return found, math.hypot(searched, drawn)
 
 

@@ -513,3 +513,16 @@ def test_a_blunder_every_draw_bears_out_keeps_its_label():
     assert done.lost >= 10 and done.lost - done.spread >= 10
     assert label(done.lost, done.spread) == "blunder"
     assert done.valued[0][0] == {"seat": 0, "from": 4, "colour": "orange"}
+
+
+def test_a_weighing_says_whether_its_search_drew_a_refill():
+    """Azul draws nothing inside a round: its second weighing needs one
+    seed. Summer Pavilion's last-round bonus picks are refilled from the bag:
+    another seed could weigh them otherwise."""
+    game, _ = _medium_game("classic", 5)
+    position = _round_start(game, 2)
+    choices = bots.candidates(position, 3)
+    assert not any(w.drew for w in bots.weigh(position, choices, nodes=3000))
+    position, played = _bench_position("pavilion-self-19", 148)
+    weighed = bots.weigh(position, [played], nodes=3000, seed=148)
+    assert weighed[0].drew
