@@ -20,9 +20,9 @@ two players, the evaluator (``evaluate.py``).
   first, deeper and over other draws of the refills (:func:`_again`). A
   forced decision (the only legal one) is not weighed and never labelled.
   The budget is pooled within a round (:func:`_judged`). At two players the
-  played decision is worth what the next decision's weighing
-  found (``bots.Verdicts``), the others as much more or less than it as they
-  were weighed: the judge keeps one verdict from one decision to the next.
+  played decision is worth what the next decision's weighing found
+  (``bots.Verdicts``), the others as much more or less than it as they were
+  weighed: the judge keeps one verdict from one decision to the next.
 - **Chance.** Each deal and supply draw: its *luck* for each seat is the
   seat's expected margin after the draw minus before it. At two players the
   story is told on the judge's yardstick: before a deal, the value the
@@ -102,8 +102,9 @@ Pavilion game 135: at the same nodes a decision an Azul review cost a third
 of one of Summer Pavilion, and its judge, a sixth of a second's nodes for
 each decision it weighs, could not tell play at sixteen times the strong
 level's budget from the strong level's (14 of 20 games; issue #34). Three
-times the nodes make the two families' reviews cost about the same (a
-minute and a half of one core) and tell it in 19 of 20 (``bench/README.md``)."""
+times the nodes make the two families' reviews cost about the same (about
+two minutes of one core on a busy machine) and tell it in 19 of 20
+(``bench/README.md``)."""
 FORMAT_VERSION = 1
 """The version of :meth:`Review.to_json`'s format, which :meth:`Review.from_json`
 checks (a review stored before it was written has none: version 1)."""
@@ -488,9 +489,9 @@ def _again(
     ``AGAIN_SEEDS`` other draws of Summer Pavilion's refills inside the round
     (once where the searches drew none: Azul's rounds, Summer Pavilion's
     first phase short of the placing; twice where two draws agree on every
-    value). Each choice's value is its mean over
-    the draws; the spread, the search's last two iterations' (as
-    :func:`_loss`) and the draws' standard error together."""
+    value). Each choice's value is its mean over the draws; the spread, the
+    search's last two iterations' (as :func:`_loss`) and the draws' standard
+    error together."""
     runs: list[list[bots.Weighed]] = []
     for again in range(1, AGAIN_SEEDS + 1):
         runs.append(
