@@ -21,11 +21,11 @@ from typing import Any
 from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from accounts.models import User
 from azulsite.site_url import site_url
-from games import emails
+from games import emails, selectors
 from leagues.models import Entry, LeagueGame, Season
 
 from .models import PushSubscription
@@ -44,12 +44,7 @@ def key(season: Season) -> str:
 
 def group_path(group_id: int) -> str:
     """The page of league group ``group_id``: its games and table."""
-    try:
-        return reverse("leagues:group", kwargs={"pk": group_id})
-    except NoReverseMatch:
-        # The leagues' pages are being built (issue #38) and are not routed
-        # yet: the address the group's page is to have.
-        return f"/leagues/groups/{group_id}/"
+    return reverse("leagues:group", kwargs={"pk": group_id})
 
 
 @dataclass
@@ -103,16 +98,23 @@ def _tell(user: User, kind: str, context: dict[str, Any], *, path: str) -> Sent:
 
 
 def notify_season_started(*, entry: Entry, season: Season) -> Sent:
-    """``season`` started: ``entry``'s player plays in its group (the caller
-    claimed the notice)."""
+    """``season`` started: ``entry``'s player plays in its group, and it is
+    their move in some of its games now (the season's games tell nobody of
+    their first turn: this notice does; the caller claimed it)."""
     assert entry.group is not None
-    games = LeagueGame.objects.filter(
-        group=entry.group, game__seats__user=entry.user
-    ).count()
+    games = LeagueGame.objects.filter(group=entry.group, game__seats__user=entry.user)
+    to_move = selectors.game_list_awaiting_move(user=entry.user).filter(
+        league_game__group=entry.group
+    )
     return _tell(
         entry.user,
         "season_started",
-        {"season": season, "group": entry.group, "games": games},
+        {
+            "season": season,
+            "group": entry.group,
+            "games": games.count(),
+            "to_move": to_move.count(),
+        },
         path=group_path(entry.group.pk),
     )
 

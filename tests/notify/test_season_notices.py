@@ -12,6 +12,7 @@ from django.core import mail
 from django.utils import translation
 
 from accounts.models import Channel
+from games import clock, services
 from games.models import Game
 from leagues import signals as league_signals
 from leagues.models import Entry, Group, League, LeagueGame, Season
@@ -24,10 +25,11 @@ JUNE = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-def season(players, start_game):
+def season(players):
     """Season 1 of the two-player classic league, running: ana, binh and chloe
-    in division 2, group 1 (each plays the two others: 2 games each); dae
-    entered but was not placed (no group)."""
+    in division 2, group 1 (each plays the two others: 2 games each, the first
+    named moving first: ana in both of hers, binh in one); dae entered but was
+    not placed (no group)."""
     league = League.objects.create(
         slug="classic-2", variant="classic", players=2, season_weeks=4
     )
@@ -47,7 +49,12 @@ def season(players, start_game):
     Entry.objects.create(season=season, user=dae, created_at=JUNE)
     pairs = [(ana, binh), (ana, chloe), (binh, chloe)]
     for number, pair in enumerate(pairs, start=1):
-        game = start_game(list(pair))
+        game = services.game_start_seated(
+            variant="classic",
+            users=list(pair),
+            first_seat=0,
+            time_control=clock.DEFAULT.name,
+        )
         LeagueGame.objects.create(group=group, game=game, number=number, first=pair[0])
     # the games' own notices are not this test's
     Notice.objects.all().delete()
@@ -94,8 +101,12 @@ def test_a_season_start_is_told_once_to_each_placed_player(season, players):
     assert body.startswith("Hello ana,")
     assert (
         "Season 1 of Azul (coloured wall), 2 players has started: you play in "
-        "division 2, group 1 — 2 games."
+        "division 2, group 1 — 2 games. Your move now in 2 games."
     ) in body
+    # the season's games told nobody of their first turn: this notice does
+    assert "— 2 games. Your move now in 1 game." in _body(_mail_to(binh)[0])
+    assert "— 2 games.\n" in _mail_to(chloe)[0].body  # not her move in either
+    assert "Your move now" not in _body(_mail_to(chloe)[0])
     path = seasons.group_path(group.pk)  # the group's page: games, table
     assert path.startswith("/leagues/") and path.endswith(f"/{group.pk}/")
     assert f"/{path.lstrip('/')}" in body
@@ -164,7 +175,7 @@ def test_notices_in_the_players_language(season, players):
     assert body.startswith("Olá, binh,")
     assert (
         f"A temporada 1 de {title} começou: você joga na divisão 2, grupo 1 "
-        "— 2 partidas."
+        "— 2 partidas. Sua vez agora em 1 partida."
     ) in body
     [english] = _mail_to(ana)  # each in their own language
     assert english.subject.startswith("Season 1 of ")
@@ -224,7 +235,7 @@ def test_a_season_start_is_pushed_to_the_group_page(
     payload = browser.decrypt(message)
     assert payload == {
         "title": "Season 1 of Azul (coloured wall), 2 players has started",
-        "body": "You play in division 2, group 1 — 2 games.",
+        "body": "You play in division 2, group 1 — 2 games. Your move now in 2 games.",
         "url": seasons.group_path(group.pk),
         "tag": f"league-season-{season.pk}",
         "kind": "season_started",
