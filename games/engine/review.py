@@ -42,7 +42,7 @@ two players, the evaluator (``evaluate.py``).
 
 Only a finished game is reviewed (:func:`review` refuses any other). The
 budget is ``seconds`` per decision, counted as search nodes as the strong level
-counts them (:func:`judge_nodes`; three times that in Azul, ``JUDGE_TIMES``),
+counts them, three times over (:func:`judge_nodes`, ``JUDGE_TIMES``),
 and with more than two players as the evaluator's playouts for the draws and
 the timeline (``PLAYOUTS_PER_SECOND`` of the family, fewer with more players),
 never the clock: the same record, ``seconds`` and ``seed`` give the same
@@ -95,16 +95,15 @@ command line's default and the site's (``settings.REVIEW_SECONDS``, unset).
 Three quarters of a second since the search's nodes were re-priced at what
 they cost (issue #40, ``bots.NODES_PER_SECOND``): the CPU a review cost at
 one second before, its judge a fifth deeper."""
-JUDGE_TIMES = {CLASSIC_FAMILY.name: 3.0, PAVILION_FAMILY.name: 1.0}
+JUDGE_TIMES = {CLASSIC_FAMILY.name: 3.0, PAVILION_FAMILY.name: 3.0}
 """The judge's nodes a decision, in times what ``seconds`` buy, by family.
-An Azul game has about 55 decisions weighed at two players, a Summer
-Pavilion game 135: at the same nodes a decision an Azul review cost a third
-of one of Summer Pavilion, and its judge, a sixth of a second's nodes for
-each decision it weighs, could not tell play at sixteen times the strong
-level's budget from the strong level's (14 of 20 games; issue #34). Three
-times the nodes make the two families' reviews cost about the same (about
-two minutes of one core on a busy machine) and tell it in 19 of 20
-(``bench/README.md``)."""
+The judge must look deeper than the play it judges: on the nodes
+``seconds`` buy it could not tell play at sixteen times the strong level's
+budget from the strong level's (more accurate in 14 of 20 Azul games, 7 of
+14 Summer Pavilion ones; issue #34), on three times them it does (19 of 20
+in Azul, 20 of 20 in Summer Pavilion; ``bench/README.md``). A two-player
+review then costs about two minutes of one core in Azul (about 55
+decisions weighed) and about five in Summer Pavilion (about 135)."""
 FORMAT_VERSION = 1
 """The version of :meth:`Review.to_json`'s format, which :meth:`Review.from_json`
 checks (a review stored before it was written has none: version 1)."""
